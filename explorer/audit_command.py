@@ -1,0 +1,96 @@
+"""``turnscope audit``: import the given logs (or open a database) and print the audits."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from explorer import audits
+from explorer.formats import LogFileError
+from explorer.ingest import import_paths, open_database
+from explorer.model import CostSettings, Order
+from explorer.store import Db, StoreError
+
+_INPUT_KEYS = ("records", "imported", "rejected", "duplicates", "events")
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """Run the audit subcommand; returns the exit status."""
+    if not args.paths and not args.db:
+        print("turnscope audit: error: give at least one PATH (or --demo), or --db PATH",
+              file=sys.stderr)
+        return 2
+    try:
+        settings = CostSettings(args.cjk_ratio, args.other_ratio)
+        store, rebuilt = open_database(args.db)
+    except (StoreError, ValueError) as exc:
+        print(f"turnscope audit: error: {exc}", file=sys.stderr)
+        return 2
+    errors: list[LogFileError] = list(rebuilt.errors) if rebuilt else []
+    report = import_paths(store, args.paths)
+    errors.extend(report.errors)
+    order = Order(args.order)
+    if errors and not report.files and not args.db:
+        for exc in errors:
+            print(f"turnscope audit: error: {exc}", file=sys.stderr)
+        return 2
+    if args.findings:
+        _print_findings(store, order, args.json)
+    else:
+        counts = audits.corpus_counts(store, order, settings)
+        files = store.frame("list_files").to_dicts()
+        _print_counts(counts, files, order, args.json)
+    rejected = sum(f["rejected"] for f in store.frame("list_files").to_dicts())
+    for exc in errors:
+        print(f"turnscope audit: error: {exc}", file=sys.stderr)
+    if rejected:
+        _warn_rejected(store, rejected)
+    if errors or (rejected and args.strict):
+        return 2
+    return 0
+
+
+def counts_document(counts: dict, files: list[dict], order: Order) -> dict:
+    """The ``audit --json`` object: AUDITS.md's counts, then rejected, order and input files."""
+    doc = dict(counts)
+    doc["rejected"] = sum(f["rejected"] for f in files)
+    doc["order"] = order.value
+    doc["files"] = [{"path": f["path"], "format": f["format"], **{k: f[k] for k in _INPUT_KEYS}}
+                    for f in files]
+    doc["input"] = {k: sum(f[k] for f in files) for k in _INPUT_KEYS}
+    return doc
+
+
+def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool) -> None:
+    doc = counts_document(counts, files, order)
+    if as_json:
+        print(json.dumps(doc))
+        return
+    width = max(map(len, doc))
+    print(f"audit in {order.value} order of {len(files)} file(s)")
+    for key in (*audits.COUNT_NAMES, "rejected"):
+        print(f"  {key:<{width}}  {doc[key]:>10}")
+
+
+def _print_findings(db: Db, order: Order, as_json: bool) -> None:
+    out = sys.stdout
+    for finding in audits.findings(db, order):
+        if as_json:
+            out.write(json.dumps(finding, ensure_ascii=False) + "\n")
+            continue
+        events = ", ".join(
+            f"{e['kind']}#{e['seq']}" + (f".{e['sub']}" if e["sub"] else "")
+            + (f"[{e['call_id']}]" if e["call_id"] is not None else "")
+            for e in finding["events"])
+        out.write(f"{finding['rule']:<20} {finding['session_id']}  {events}\n")
+
+
+def _warn_rejected(db: Db, rejected: int) -> None:
+    shown = db.run("rejected_lines", limit=5)
+    print(f"turnscope audit: warning: {rejected} input line(s) rejected and kept aside:",
+          file=sys.stderr)
+    for path, line, reason in shown:
+        print(f"  {path}:{line}: {reason}", file=sys.stderr)
+    if rejected > len(shown):
+        print(f"  ... and {rejected - len(shown)} more", file=sys.stderr)

@@ -1,0 +1,66 @@
+"""The structural audits of AUDITS.md: counts per session and for the corpus, and findings."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator
+
+import polars as pl
+
+import queries
+from explorer.model import ORDER_KEYS, CostSettings, Order
+from explorer.store import Db
+
+#: The count names of AUDITS.md, in its order: the keys of ``audit --json``.
+COUNT_NAMES = (
+    "events", "sessions", "turns", "calls", "results", "duplicates", "event_id_conflicts",
+    "shared_keys", "orphan_results", "dangling_calls", "mispair", "duplicate_call_ids",
+    "tie_inversions", "clock_regressions", "ts_ties", "collapsed_keys", "turn_collisions",
+)
+#: The counts that are findings (each unit counted points at events).
+FINDING_RULES = COUNT_NAMES[5:]
+
+RULE_TEXT = {
+    "duplicates": "The same event (event_id and content) was appended again; the copy is dropped.",
+    "event_id_conflicts": "Events share an event_id in this session but differ in content.",
+    "shared_keys": "This session's events came from more than one input file.",
+    "orphan_results": "A tool result whose call_id has no call anywhere in its session.",
+    "dangling_calls": "A tool call whose call_id has no result anywhere in its session.",
+    "mispair": "A tool result that comes before every call of its call_id in this order.",
+    "duplicate_call_ids": "Two or more tool calls in this session carry the same call_id.",
+    "tie_inversions": "Adjacent events with equal timestamps, shown against append order.",
+    "clock_regressions": "A timestamp earlier than the previous one in append order.",
+    "ts_ties": "A timestamp equal to the previous one in append order.",
+    "collapsed_keys": "Events of more than one user_id are stored under this session key.",
+    "turn_collisions": "One logged turn number of this session occurs with several user_ids.",
+}
+
+
+def ordered_sql(order: Order) -> str:
+    """The ``ordered_events`` statement for ``order`` (to embed in other statements)."""
+    return queries.render("ordered_events", order=ORDER_KEYS[Order(order)])
+
+
+def session_counts(db: Db, order: Order = Order.SEQ,
+                   settings: CostSettings = CostSettings()) -> pl.DataFrame:
+    """One row per session: every count of AUDITS.md, distinct users and total cost."""
+    return db.frame("session_audit", {"ordered": ordered_sql(order)}, **settings.params())
+
+
+def corpus_counts(db: Db, order: Order = Order.SEQ,
+                  settings: CostSettings = CostSettings()) -> dict[str, int]:
+    """The counts of AUDITS.md for everything in the database, keyed by their names."""
+    per = session_counts(db, order, settings)
+    counts = {name: int(per[name].sum()) if name in per.columns else 0 for name in COUNT_NAMES}
+    counts["sessions"] = per.height
+    return counts
+
+
+def findings(db: Db, order: Order = Order.SEQ) -> Iterator[dict]:
+    """One dict per unit counted, as ``audit --findings --json`` prints them (AUDITS.md)."""
+    cur = db.con.execute(
+        queries.render("findings", ordered=ordered_sql(order)),
+        CostSettings().params())
+    while rows := cur.fetchmany(10_000):
+        for rule, session_id, events in rows:
+            yield {"rule": rule, "session_id": session_id, "events": json.loads(events)}

@@ -1,0 +1,135 @@
+"""The ``turnscope`` command: headless subcommands, or the desktop window without one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Sequence
+
+from explorer.model import Order
+
+SUBCOMMANDS = ("audit", "generate")
+_DISPLAY_HELP = (
+    "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+    "  Run it under a virtual display:  xvfb-run -a turnscope [PATH...]\n"
+    "  or use the headless subcommands: turnscope audit PATH... | turnscope generate OUT"
+)
+
+
+def _ratio_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cjk-ratio", type=float, default=1.5, help="CJK characters per token (1.5)")
+    p.add_argument("--other-ratio", type=float, default=4.0, help="other characters per token (4.0)")
+
+
+def _order_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--order", choices=[o.value for o in Order], default="seq",
+                   help="ordering mode (FORMAT.md): seq (default), ts or ts-unstable")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="turnscope",
+        description="Inspect AI-agent session logs: turns, tool-call pairing, audits. "
+                    "Without a subcommand, opens the desktop window (on the demo data when "
+                    "no PATH is given).")
+    sub = parser.add_subparsers(dest="command", metavar="{audit,generate}")
+    audit = sub.add_parser("audit", help="print the structural audits of AUDITS.md")
+    audit.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
+    _order_arg(audit)
+    audit.add_argument("--json", action="store_true", help="one JSON object of the counts")
+    audit.add_argument("--findings", action="store_true", help="list every finding (JSON Lines with --json)")
+    audit.add_argument("--db", metavar="PATH", help="DuckDB file to import into and audit")
+    audit.add_argument("--strict", action="store_true", help="exit 2 when any line was rejected")
+    _ratio_args(audit)
+    gen = sub.add_parser("generate", help="write a synthetic corpus (JSONL, .jsonl.gz, Parquet or CSV)")
+    gen.add_argument("out", metavar="OUT")
+    for flag, kind, default, text in (
+        ("--sessions", int, 200, "sessions"), ("--turns", int, 20, "turns per session"),
+        ("--max-calls", int, 4, "tool calls per turn, at most"),
+        ("--p-result", float, 1.0, "probability that a call gets its result"),
+        ("--p-lost-call", float, 0.0, "share of CALL rows never written"),
+        ("--p-retry", float, 0.0, "share of rows written twice (same event_id)"),
+        ("--ts-align", float, 0.0, "share of timestamps floored to 10 ms"),
+        ("--groups", int, 0, "store the sessions under this many keys (key collapse)"),
+        ("--id-space", int, 0, "draw call ids from a pool of this size"),
+        ("--seed", int, 1, "random seed"),
+    ):
+        gen.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
+    gen.add_argument("--text", action="store_true", help="write real-looking text instead of chars+cjk")
+    return parser
+
+
+def _gui_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="turnscope", description="Open the Turnscope window.")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="log files (default: the demo data)")
+    p.add_argument("--db", metavar="PATH", help="DuckDB file to open or import into")
+    _order_arg(p)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and (argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help")):
+        args = build_parser().parse_args(_hide_demo(argv))
+        args.paths = _restore_demo(getattr(args, "paths", []))
+        if args.command == "audit":
+            from explorer.audit_command import run_audit
+            return run_audit(args)
+        if args.command == "generate":
+            return _run_generate(args)
+    args = _gui_parser().parse_args(_hide_demo(argv))
+    return _run_gui(_restore_demo(args.paths), args.db, args.order)
+
+
+# argparse would read "--demo" as an unknown option: carry it through as a path.
+_DEMO_TOKEN = "\0demo"
+
+
+def _hide_demo(argv: list[str]) -> list[str]:
+    return [_DEMO_TOKEN if a == "--demo" else a for a in argv]
+
+
+def _restore_demo(paths: list[str]) -> list[str]:
+    from explorer.demo import expand
+    return expand(["--demo" if p == _DEMO_TOKEN else p for p in paths])
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    from explorer.generate import generate
+    try:
+        rows = generate(
+            args.out, sessions=args.sessions, turns=args.turns, max_calls=args.max_calls,
+            p_result=args.p_result, p_lost_call=args.p_lost_call, p_retry=args.p_retry,
+            ts_align=args.ts_align, groups=args.groups, id_space=args.id_space,
+            text=args.text, seed=args.seed)
+    except (ValueError, OSError) as exc:
+        print(f"turnscope generate: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {rows} rows to {args.out}", file=sys.stderr)
+    return 0
+
+
+def has_display() -> bool:
+    """Whether Qt can open a window here (or was told to render offscreen)."""
+    if os.environ.get("QT_QPA_PLATFORM", "").split(":")[0] in ("offscreen", "minimal", "vnc", "eglfs", "linuxfb"):
+        return True
+    if sys.platform != "linux":
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _run_gui(paths: list[str], db: str | None, order: str) -> int:
+    if not has_display():
+        print(_DISPLAY_HELP, file=sys.stderr)
+        return 3
+    if not paths and not db:
+        from explorer.demo import demo_paths
+        paths = [str(p) for p in demo_paths()]
+    from widgets.app import run
+    return run(paths, db=db, order=Order(order))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""Readers of input files: which format a file is in, and its records as staged chunks.
+
+Each reader module has ``NAME``, ``matches(path, head) -> bool`` (by content, with the
+extension only as a tie-breaker) and ``chunks(db, path, progress) -> Iterator[Chunk]``.
+A chunk is a SQL relation of raw records that ``queries/parse_rows.sql`` turns into typed
+canonical rows; the reader keeps whatever it registered alive until the next chunk.
+"""
+
+from __future__ import annotations
+
+import gzip
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+Progress = Callable[[int, int], None]
+
+_HEAD = 64 * 1024
+_BINARY_MAGIC = {
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"%PDF": "a PDF document",
+    b"PK\x03\x04": "a ZIP archive",
+    b"SQLite format 3": "an SQLite database",
+    b"\x7fELF": "an executable",
+}
+
+
+class LogFileError(Exception):
+    """A whole file that cannot be read as a session log; says which file and why."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = str(path)
+        self.reason = reason
+
+
+@dataclass
+class Chunk:
+    """Raw records staged for parse_rows.sql.
+
+    ``source`` is a parenthesised relation with row_no, line, err, has_extra, src_rec and
+    the canonical columns present in the input; ``types`` maps each present canonical
+    column to its DuckDB type; ``srctext`` renders src_rec as text.
+    """
+
+    source: str
+    types: dict[str, str]
+    srctext: str
+    params: dict = field(default_factory=dict)
+
+
+def read_head(path: Path) -> bytes:
+    """The first bytes of a file, decompressed when it is gzip."""
+    with open(path, "rb") as fh:
+        head = fh.read(_HEAD)
+    if head[:2] == b"\x1f\x8b":
+        try:
+            with gzip.open(path, "rb") as gz:
+                return gz.read(_HEAD)
+        except (OSError, EOFError) as exc:
+            raise LogFileError(path, f"not a readable gzip file ({exc})") from exc
+    return head
+
+
+def detect(path: Path):
+    """The reader module for ``path``, or :class:`LogFileError` saying why there is none."""
+    from explorer.formats import canonical_csv, canonical_jsonl, canonical_parquet
+
+    if not path.exists():
+        raise LogFileError(path, "no such file")
+    if path.is_dir():
+        raise LogFileError(path, "is a folder, not a log file")
+    if path.stat().st_size == 0:
+        raise LogFileError(path, "the file is empty")
+    head = read_head(path)
+    for magic, what in _BINARY_MAGIC.items():
+        if head.startswith(magic):
+            raise LogFileError(path, f"not a session log: the file is {what}")
+    for reader in (canonical_parquet, canonical_jsonl, canonical_csv):
+        if reader.matches(path, head):
+            return reader
+    if not head.strip():
+        raise LogFileError(path, "the file holds only blank lines")
+    if b"\x00" in head:
+        raise LogFileError(path, "not a session log: the file holds binary data")
+    raise LogFileError(
+        path, "not a recognised log format (expected canonical JSON Lines, CSV with a "
+        "header, or Parquet: see FORMAT.md)"
+    )

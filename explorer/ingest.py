@@ -1,0 +1,207 @@
+"""Files -> canonical rows -> DuckDB, one file per transaction, with a report.
+
+``import_paths`` is a plain function with ``progress(done, total)`` and ``should_stop()``
+hooks, so the CLI, the tests and the desktop app's worker all call the same code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import queries
+from explorer import coerce, formats
+from explorer.formats import LogFileError
+from explorer.store import Db, Store
+from explorer.tokens import NON_CJK_RE2
+
+ProgressHook = Callable[[int, int], None]
+StopHook = Callable[[], bool]
+
+
+class Cancelled(Exception):
+    """The user stopped an import; the file being read was rolled back."""
+
+
+@dataclass
+class FileReport:
+    """What importing one file gave (keys as in the ``files`` table)."""
+
+    path: str
+    format: str
+    records: int = 0
+    imported: int = 0
+    rejected: int = 0
+    duplicates: int = 0
+    events: int = 0
+    seq_assigned: bool = False
+    skipped: bool = False  # already imported with the same content
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in (
+            "path", "format", "records", "imported", "rejected", "duplicates", "events")}
+
+
+@dataclass
+class ImportReport:
+    """The files of one import call, and the files that could not be read at all."""
+
+    files: list[FileReport] = field(default_factory=list)
+    errors: list[LogFileError] = field(default_factory=list)
+
+    @property
+    def rejected(self) -> int:
+        return sum(f.rejected for f in self.files)
+
+
+def file_hash(path: Path, progress: ProgressHook | None = None) -> str:
+    """SHA-256 of the file's bytes: a file already imported with this hash is skipped."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(8 * 1024 * 1024):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def import_paths(
+    store: Store,
+    paths: Iterable[str | os.PathLike],
+    progress: ProgressHook | None = None,
+    should_stop: StopHook | None = None,
+) -> ImportReport:
+    """Import each file in the order given; files that cannot be read are reported."""
+    report = ImportReport()
+    paths = [Path(p) for p in paths]
+    for index, path in enumerate(paths):
+        def file_progress(done: int, total: int, index=index) -> None:
+            if progress:
+                progress(index * 1000 + (1000 * done // max(total, 1)), 1000 * len(paths))
+        try:
+            report.files.append(import_file(store, path, file_progress, should_stop))
+        except LogFileError as exc:
+            report.errors.append(exc)
+    if progress:
+        progress(1000 * len(paths), 1000 * len(paths))
+    return report
+
+
+def import_file(
+    store: Db,
+    path: Path,
+    progress: ProgressHook | None = None,
+    should_stop: StopHook | None = None,
+) -> FileReport:
+    """Import one file in one transaction; an unchanged file already imported is skipped."""
+    path = Path(os.path.abspath(path))
+    reader = formats.detect(path)
+    digest = file_hash(path)
+    earlier = store.run("file_by_path", path=str(path))
+    if earlier and earlier[0][1] == digest and earlier[0][2] == "complete":
+        return FileReport(str(path), reader.NAME, skipped=True)
+    store.con.execute("BEGIN TRANSACTION")
+    try:
+        for file_id, _, _ in earlier:
+            for table in ("events", "rejected", "duplicates", "files"):
+                store.run(f"forget_file_{table}", file_id=file_id)
+        if earlier:
+            store.run("clear_conflicts")
+            store.run("rebuild_conflicts")
+        report = _load(store, path, reader, digest, progress, should_stop)
+        store.con.execute("COMMIT")
+    except BaseException:
+        store.con.execute("ROLLBACK")
+        raise
+    return report
+
+
+def _load(store: Db, path: Path, reader, digest: str, progress, should_stop) -> FileReport:
+    ids = store.one("next_ids")
+    file_id = ids["file_id"]
+    typed = _typed_rows(store, path, reader, progress, should_stop)
+    seq = store.one("seq_stats", typed)
+    if seq["records"] == 0:
+        raise LogFileError(path, "the file holds no records (only blank lines)")
+    assign = seq["given"] == 0
+    order = "row_number() OVER (ORDER BY row_no)" if assign else "seq"
+    store.run("insert_events", {**typed, "seq": order}, eid_base=ids["eid_base"],
+              file_id=file_id, non_cjk=NON_CJK_RE2, assign_seq=assign)
+    if should_stop and should_stop():
+        raise Cancelled(str(path))
+    _drop_copies(store, typed, file_id, has_earlier=ids["eid_base"] > 0)
+    counts = store.one("file_counts", file_id=file_id)
+    imported = counts["events"] + counts["duplicates"]
+    if imported < seq["records"]:
+        store.run("insert_rejected", typed, file_id=file_id, seq_mixed=not assign)
+    report = FileReport(
+        str(path), reader.NAME, records=seq["records"], imported=imported,
+        rejected=seq["records"] - imported, duplicates=counts["duplicates"],
+        events=counts["events"], seq_assigned=assign)
+    store.run("insert_file", file_id=file_id, path=str(path), sha256=digest,
+              size=path.stat().st_size, format=reader.NAME, records=report.records,
+              imported=report.imported, rejected=report.rejected,
+              duplicates=report.duplicates, events=report.events,
+              seq_assigned=assign, status="complete")
+    for temp in ("parsed", "cand", "dups"):
+        store.con.execute(f"DROP TABLE IF EXISTS {temp}")  # our own scratch tables
+    return report
+
+
+def _drop_copies(store: Db, typed: dict[str, str], file_id: int, has_earlier: bool) -> None:
+    """Move rows that repeat an event already kept (event_id and content) to duplicates."""
+    store.run("candidate_keys", typed)
+    if has_earlier:
+        store.run("candidate_keys_earlier", file_id=file_id)
+    store.run("find_duplicates", file_id=file_id)
+    store.run("insert_duplicates")
+    store.run("delete_duplicates")
+    store.run("update_conflicts")
+
+
+def _typed_rows(store: Db, path: Path, reader, progress, should_stop) -> dict[str, str]:
+    """The TYPED fragment: typed rows of the whole file, read directly or staged in chunks."""
+    chunks = reader.chunks(store, path, progress)
+    if getattr(reader, "DIRECT", False):
+        chunk = next(chunks)
+        return {"typed": _typed_sql(chunk)}
+    store.run("create_parsed")
+    for chunk in chunks:
+        if should_stop and should_stop():
+            raise Cancelled(str(path))
+        store.run("insert_parsed", {"typed": _typed_sql(chunk)}, **chunk.params)
+    _explain_json_errors(store)
+    return {"typed": "SELECT * FROM parsed"}
+
+
+def _typed_sql(chunk: formats.Chunk) -> str:
+    return queries.render("typed_rows", columns=coerce.column_exprs(chunk.types),
+                          source=chunk.source, srctext=chunk.srctext)
+
+
+def open_database(path: str | os.PathLike | None, progress: ProgressHook | None = None) -> tuple[Store, ImportReport | None]:
+    """Open (or create) a database; rebuild one of an older schema from its source files."""
+    store = Store(path)
+    if not store.rebuild_sources:
+        return store, None
+    missing = [p for p in store.rebuild_sources if not Path(p).exists()]
+    present = [p for p in store.rebuild_sources if Path(p).exists()]
+    report = import_paths(store, present, progress)
+    report.errors.extend(LogFileError(p, "source of the database is gone; not rebuilt")
+                         for p in missing)
+    return store, report
+
+
+def _explain_json_errors(store: Db, limit: int = 10_000) -> None:
+    """Say where a line's JSON breaks (DuckDB only says that it does)."""
+    rows = store.run("invalid_json_rows", limit=limit)
+    fixes = []
+    for row_no, text in rows:
+        try:
+            json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            fixes.append({"row_no": row_no, "reason": f"invalid JSON: {exc}"[:200]})
+    if fixes:
+        store.con.executemany(queries.load("set_reason"), fixes)

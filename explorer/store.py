@@ -1,0 +1,141 @@
+"""The DuckDB store: owns the connection, keeps the schema, runs named queries.
+
+The database is a cache of the logs: it records which files it was built from, and when
+its schema version is older than this code's, it is rebuilt from those files
+(:func:`explorer.ingest.open_database`) instead of being migrated or misread.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+import queries
+
+#: Bump whenever a table, column or stored meaning changes.
+SCHEMA_VERSION = 1
+
+_SCHEMA = (
+    "create_kind_type", "create_meta", "create_files", "create_events", "create_rejected",
+    "create_duplicates", "create_conflicts",
+)
+_MACROS = (
+    "create_macro_txt_int", "create_macro_num_int", "create_macro_txt_bool",
+    "create_macro_txt_ts", "create_macro_kind_of",
+)
+_TABLES = ("events", "rejected", "duplicates", "conflicts", "files", "meta")
+
+
+class StoreError(Exception):
+    """A database that cannot be used as it is (newer schema, locked, not a database)."""
+
+
+class Db:
+    """Named-query access over one DuckDB connection (one per thread)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self.con.execute("SET TimeZone = 'UTC'")
+
+    def run(self, name: str, fragments: dict[str, str] | None = None, **params: Any) -> list[tuple]:
+        """Run the statement ``name`` and fetch every row it returns."""
+        return self.con.execute(queries.render(name, **(fragments or {})), params or None).fetchall()
+
+    def frame(self, name: str, fragments: dict[str, str] | None = None, **params: Any) -> pl.DataFrame:
+        """Run the query ``name`` and return its result as a polars frame."""
+        return self.con.sql(queries.render(name, **(fragments or {})), params=params or None).pl()
+
+    def one(self, name: str, fragments: dict[str, str] | None = None, **params: Any) -> dict:
+        """Run ``name`` and return its single row as a dict."""
+        cur = self.con.execute(queries.render(name, **(fragments or {})), params or None)
+        row = cur.fetchone()
+        cols = [d[0] for d in cur.description]
+        cur.fetchall()
+        return dict(zip(cols, row)) if row is not None else {}
+
+    def close(self) -> None:
+        self.con.close()
+
+
+class Store(Db):
+    """The owning connection of one database, in memory or in a file.
+
+    ``rebuild_sources`` lists the files an out-of-date database was built from; the
+    caller imports them again (see :func:`explorer.ingest.open_database`).
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None, *,
+                 memory_limit: str | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        try:
+            con = duckdb.connect(str(self.path) if self.path else ":memory:")
+        except duckdb.IOException as exc:
+            raise StoreError(_open_error(self.path, exc)) from exc
+        except duckdb.Error as exc:
+            raise StoreError(f"{self.path}: not a Turnscope database ({exc})") from exc
+        super().__init__(con)
+        if self.path is None:
+            # An in-memory database spills to disk past its memory limit: not into the cwd.
+            spill = Path(tempfile.gettempdir()) / f"turnscope-spill-{os.getpid()}"
+            self.con.execute("SET temp_directory = $dir", {"dir": str(spill)})
+        if memory_limit:
+            self.con.execute("SET memory_limit = $limit", {"limit": memory_limit})
+        self.rebuild_sources: list[str] = []
+        self._check_schema()
+
+    def cursor(self) -> Db:
+        """A connection for another thread, sharing this database."""
+        return Db(self.con.cursor())
+
+    def interrupt(self) -> None:
+        """Cancel the query running on the owning connection."""
+        self.con.interrupt()
+
+    def _check_schema(self) -> None:
+        tables = {r[0] for r in self.run("table_names")}
+        if "meta" in tables:
+            found = self.one("get_meta", key="schema_version").get("value")
+            version = int(found) if found is not None else 0
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path}: written by a newer Turnscope (schema {version}, this one "
+                    f"reads {SCHEMA_VERSION}); open it with that version or import the logs again"
+                )
+            if version == SCHEMA_VERSION:
+                self._create_macros()
+                return
+        if tables & set(_TABLES):
+            self._drop_old(tables)
+        for name in _SCHEMA:
+            self.run(name)
+        self._create_macros()
+        self.run("set_meta", key="schema_version", value=str(SCHEMA_VERSION))
+
+    def _drop_old(self, tables: set[str]) -> None:
+        """Forget an older schema's tables, remembering the files to import again."""
+        if "files" in tables:
+            try:
+                rows = self.con.execute("SELECT path FROM files ORDER BY file_id").fetchall()
+                self.rebuild_sources = list(dict.fromkeys(r[0] for r in rows))
+            except duckdb.Error:
+                self.rebuild_sources = []
+        for table in _TABLES:
+            if table in tables:
+                self.con.execute(f"DROP TABLE {table}")  # names from _TABLES only
+        self.con.execute("DROP TYPE IF EXISTS kind_t")
+
+    def _create_macros(self) -> None:
+        for name in _MACROS:
+            self.run(name)
+
+
+def _open_error(path: Path | None, exc: Exception) -> str:
+    text = str(exc)
+    if "lock" in text.lower():
+        return f"{path}: the database is in use by another Turnscope (or DuckDB) process"
+    return f"{path}: cannot open the database ({text})"

@@ -1,0 +1,2 @@
+-- Forget what one file contributed (it changed on disk and is imported again).
+DELETE FROM events WHERE file_id = $file_id

@@ -1,0 +1,2 @@
+-- One fact about the database.
+SELECT value FROM meta WHERE key = $key

@@ -1,0 +1,17 @@
+-- The valid rows of the file being imported, with their import position (eid), their seq
+-- (the SEQ marker: the given one, or 1, 2, 3 ... in file order when no row of the file has
+-- it) and the code-point counts of the token estimate.
+INSERT INTO events
+SELECT
+    $eid_base + row_no, $file_id, line, session_id, /*SEQ*/, sub, ts,
+    kind, call_id, tool, text, chars, cjk, tokens, user_id, turn,
+    message_id, event_id, is_error, synthetic, branch, archived, raw,
+    CASE WHEN text IS NOT NULL THEN text_cjk WHEN cjk THEN chars ELSE 0 END,
+    CASE WHEN text IS NOT NULL THEN length(text) - text_cjk
+         WHEN cjk THEN 0 ELSE coalesce(chars, 0) END
+FROM (
+    SELECT *, CASE WHEN text IS NOT NULL
+                   THEN length(regexp_replace(text, $non_cjk, '', 'g')) END AS text_cjk
+    FROM (/*TYPED*/)
+    WHERE reason IS NULL AND (seq_given OR $assign_seq)
+)

@@ -1,0 +1,28 @@
+-- One session's events in the order being viewed (the ORDER marker): position, derived turn
+-- (USER events counted so far; 0 is the preamble), cost, and the pairing of AUDITS.md: for a
+-- RESULT the position of the nearest earlier CALL of its id, for a CALL the position of the
+-- nearest later RESULT of its id (NULL when there is none, or when the event has no id).
+WITH v AS (
+    SELECT *,
+        row_number() OVER w AS pos,
+        CAST(sum(CASE WHEN kind = 'USER' THEN 1 ELSE 0 END) OVER w AS BIGINT) AS turn_no,
+        coalesce(tokens, floor(cjk_chars / $cjk_ratio + other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
+        tokens IS NULL AS estimated
+    FROM events
+    WHERE session_id = $session_id
+    WINDOW w AS (ORDER BY /*ORDER*/ ROWS UNBOUNDED PRECEDING)
+)
+SELECT
+    pos, turn_no, eid, file_id, line, seq, sub, ts, kind, call_id, tool, text, chars, cjk,
+    tokens, cost, estimated, user_id, turn, message_id, event_id, is_error, synthetic, branch,
+    archived, raw,
+    CASE WHEN kind = 'RESULT' AND call_id IS NOT NULL THEN
+        max(CASE WHEN kind = 'CALL' THEN pos END) OVER (
+            PARTITION BY call_id ORDER BY pos ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+    END AS call_pos,
+    CASE WHEN kind = 'CALL' AND call_id IS NOT NULL THEN
+        min(CASE WHEN kind = 'RESULT' THEN pos END) OVER (
+            PARTITION BY call_id ORDER BY pos ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)
+    END AS result_pos
+FROM v
+ORDER BY pos

@@ -1,0 +1,33 @@
+"""Test setup: Qt renders offscreen (set before any Qt import), shared fixtures."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from explorer.store import Store  # noqa: E402
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+@pytest.fixture
+def store():
+    """A fresh in-memory database."""
+    s = Store()
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def write_lines(tmp_path):
+    """Write text lines to a file under tmp_path and return its path."""
+    def write(name: str, *lines: str) -> Path:
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
+    return write

@@ -1,0 +1,41 @@
+"""The core never imports Qt, pyqtgraph or the widgets (STYLE.md habit 1), checked twice."""
+
+from __future__ import annotations
+
+import os
+import pkgutil
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import explorer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_core_modules_load_no_qt():
+    modules = [f"explorer.{m.name}" for m in pkgutil.walk_packages(explorer.__path__)
+               if m.name != "__main__"]  # running it would open the window
+    modules += [f"explorer.formats.{m.name}" for m in pkgutil.iter_modules(
+        [str(Path(explorer.__file__).parent / "formats")])]
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r} + ['queries']:\n"
+        "    importlib.import_module(name)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'widgets', 'shiboken6'))\n"
+        "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""
+    assert "explorer.cli" in modules and "explorer.audits" in modules
+
+
+def test_import_contracts_hold():
+    command = shutil.which("lint-imports", path=os.pathsep.join(
+        [os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    assert command, "import-linter (the test extra) is not installed"
+    result = subprocess.run([command], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr

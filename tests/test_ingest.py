@@ -1,0 +1,214 @@
+"""Canonical import (FORMAT.md): formats, coercions, rejections, seq, costs, provenance."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from explorer import audits
+from explorer.formats import LogFileError, detect
+from explorer.ingest import import_paths
+from explorer.model import CostSettings
+from explorer.turns import session_events
+from tests.helpers import jsonl, load
+
+
+def _one(store, sql):
+    return store.con.execute(sql).fetchall()
+
+
+def test_kind_aliases_any_case(store, tmp_path):
+    kinds = ["user", "Tool_Call", "TOOL_RESULT", "tool", "term", "FINAL", "compaction",
+             "System", "other", "assistant", "call", "result", "summary"]
+    load(store, jsonl(tmp_path / "k.jsonl", [
+        {"session_id": "s", "seq": i, "kind": k} for i, k in enumerate(kinds, 1)]))
+    got = [r[0] for r in _one(store, "SELECT CAST(kind AS VARCHAR) FROM events ORDER BY seq")]
+    assert got == ["USER", "CALL", "RESULT", "RESULT", "ASSISTANT", "ASSISTANT", "SUMMARY",
+                   "SYSTEM", "OTHER", "ASSISTANT", "CALL", "RESULT", "SUMMARY"]
+
+
+def test_timestamps_epoch_ms_and_iso(store, tmp_path):
+    values = [1767225600123, "2026-01-01T00:00:00Z", "2026-01-01T02:00:00+02:00",
+              "2026-01-01 00:00:00", "2026-01-01T00:00:00.9999Z", "1767225600123"]
+    load(store, jsonl(tmp_path / "t.jsonl", [
+        {"session_id": "s", "seq": i, "kind": "USER", "ts": v} for i, v in enumerate(values, 1)]))
+    got = [r[0] for r in _one(store, "SELECT ts FROM events ORDER BY seq")]
+    base = 1767225600000
+    assert got == [base + 123, base, base, base, base + 999, base + 123]
+
+
+def test_seq_assigned_in_file_order_when_no_row_has_it(store, tmp_path):
+    path = tmp_path / "noseq.jsonl"
+    path.write_text('{"session_id":"b","kind":"USER"}\n\n{"session_id":"a","kind":"USER"}\n'
+                    '{"session_id":"b","kind":"ASSISTANT"}\n')
+    report = load(store, path)
+    assert report.files[0].seq_assigned
+    got = _one(store, "SELECT session_id, seq, line FROM events ORDER BY eid")
+    assert got == [("b", 1, 1), ("a", 2, 3), ("b", 3, 4)]
+
+
+def test_seq_coercions_and_rejections(store, tmp_path):
+    rows = [
+        {"session_id": "s", "seq": "12", "kind": "USER"},
+        {"session_id": "s", "seq": 13.0, "kind": "USER"},
+        {"session_id": "s", "seq": "abc", "kind": "USER"},
+        {"session_id": "s", "seq": 12.5, "kind": "USER"},
+        {"session_id": "s", "kind": "USER"},
+    ]
+    report = load(store, jsonl(tmp_path / "s.jsonl", rows))
+    f = report.files[0]
+    assert (f.records, f.events, f.rejected) == (5, 2, 3)
+    assert f.records == f.imported + f.rejected
+    assert sorted(r[0] for r in _one(store, "SELECT seq FROM events")) == [12, 13]
+    reasons = _one(store, "SELECT line, reason FROM rejected ORDER BY line")
+    assert reasons == [
+        (3, "seq is not an integer: abc"),
+        (4, "seq is not an integer: 12.5"),
+        (5, "missing seq (other rows of this file carry seq)"),
+    ]
+
+
+def test_bad_lines_are_rejected_kept_and_counted(store, tmp_path):
+    path = tmp_path / "bad.jsonl"
+    lines = [
+        '{"session_id":"s","seq":1,"kind":"USER","text":"ok"}',
+        '{"session_id":"s","seq":2,"kind":"USER"',            # not valid JSON
+        '[1, 2]',                                               # not an object
+        '{"seq":3,"kind":"USER"}',                              # no session_id
+        '{"session_id":"s","seq":4}',                           # no kind
+        '{"session_id":"s","seq":5,"kind":"SHOUT"}',            # unknown kind
+        '{"session_id":"s","seq":6,"kind":"USER","ts":"yesterday"}',
+        '{"session_id":"s","seq":7,"kind":"USER","tokens":-3}',
+        '',
+        '{"session_id":"s","seq":8,"kind":"ASSISTANT","tokens":4}',
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    report = load(store, path)
+    assert (report.files[0].events, report.rejected) == (2, 7)
+    rejected = _one(store, "SELECT line, reason, text FROM rejected ORDER BY line")
+    assert [r[0] for r in rejected] == [2, 3, 4, 5, 6, 7, 8]
+    reasons = [r[1] for r in rejected]
+    assert reasons[0].startswith("invalid JSON: ")
+    assert reasons[1:] == ["not a JSON object", "missing session_id", "missing kind",
+                           'unknown kind "SHOUT"', "unparsable ts: yesterday",
+                           "negative tokens: -3"]
+    assert rejected[0][2] == lines[1]  # the line's text is kept
+
+
+def test_costs_follow_the_token_estimate(store, tmp_path):
+    rows = [
+        {"session_id": "s", "seq": 1, "kind": "USER", "text": "ab"},            # 2/4 -> 0.5 -> 1
+        {"session_id": "s", "seq": 2, "kind": "USER", "text": "日本語"},         # 3/1.5 -> 2
+        {"session_id": "s", "seq": 3, "kind": "USER", "chars": 3, "cjk": True},  # 2
+        {"session_id": "s", "seq": 4, "kind": "USER", "chars": 6},               # 1.5 -> 2
+        {"session_id": "s", "seq": 5, "kind": "USER", "text": "x" * 100, "tokens": 7},
+        {"session_id": "s", "seq": 6, "kind": "USER", "text": "한국어 text"},    # 3 CJK, 5 other
+        {"session_id": "s", "seq": 7, "kind": "USER"},                           # nothing: 0
+    ]
+    load(store, jsonl(tmp_path / "c.jsonl", rows))
+    frame = session_events(store, "s")
+    assert frame["cost"].to_list() == [1, 2, 2, 2, 7, 3, 0]
+    assert frame["estimated"].to_list() == [True, True, True, True, False, True, True]
+    doubled = session_events(store, "s", settings=CostSettings(cjk_ratio=3.0, other_ratio=8.0))
+    assert doubled["cost"].to_list() == [0, 1, 1, 1, 7, 2, 0]  # 2/8 + 0.5 rounds down
+
+
+def test_ratios_change_cost_but_no_structural_count(store, tmp_path):
+    from explorer.demo import demo_paths
+    load(store, *demo_paths())
+    a = audits.session_counts(store, "seq")
+    b = audits.session_counts(store, "seq", CostSettings(cjk_ratio=2.0, other_ratio=3.0))
+    assert a.drop("cost").equals(b.drop("cost"))
+    assert not a["cost"].equals(b["cost"])
+
+
+def test_unknown_columns_kept_in_raw(store, tmp_path):
+    line = {"session_id": "s", "seq": 1, "kind": "USER", "model": "m-1", "meta": {"x": 1}}
+    load(store, jsonl(tmp_path / "r.jsonl", [line, {"session_id": "s", "seq": 2, "kind": "USER"}]))
+    raws = [r[0] for r in _one(store, "SELECT raw FROM events ORDER BY seq")]
+    assert json.loads(raws[0]) == line
+    assert raws[1] is None
+
+
+def test_csv_with_quoted_newlines_and_extra_columns(store, tmp_path):
+    path = tmp_path / "log.csv"
+    path.write_text('session_id,seq,kind,text,ts,note\n'
+                    's,1,USER,"two\nlines",2026-01-01T00:00:00Z,x\n'
+                    's,2,ASSISTANT,plain,1767225600500,\n'
+                    's,3,ALIEN,hm,,\n'
+                    's,4,USER\n', encoding="utf-8")
+    report = load(store, path)
+    assert report.files[0].format == "canonical-csv"
+    got = _one(store, "SELECT seq, line, text, ts FROM events ORDER BY seq")
+    assert got == [(1, 2, "two\nlines", 1767225600000), (2, 4, "plain", 1767225600500)]
+    assert json.loads(_one(store, "SELECT raw FROM events WHERE seq = 1")[0][0])["note"] == "x"
+    assert _one(store, "SELECT line, reason FROM rejected ORDER BY line") == [
+        (5, 'unknown kind "ALIEN"'), (6, "expected 6 fields as in the header, found 3")]
+
+
+def test_parquet_native_and_wrong_types(store, tmp_path):
+    good = tmp_path / "good.parquet"
+    pq.write_table(pa.table({
+        "session_id": ["s", "s", "s"], "seq": [1, 2, 3], "kind": ["USER", "CALL", "RESULT"],
+        "call_id": [None, "c", "c"], "ts": pa.array([0, 1, 2], pa.timestamp("ms")),
+        "chars": [4, 8, 12], "extra": [1, 2, 3]}), good)
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(pa.table({"session_id": ["t", "t"], "seq": [1.5, 2.0], "kind": ["USER", "USER"]}), bad)
+    report = load(store, good, bad)
+    assert [(f.events, f.rejected) for f in report.files] == [(3, 0), (1, 1)]
+    assert _one(store, "SELECT ts FROM events WHERE session_id = 's' ORDER BY seq") == [(0,), (1,), (2,)]
+    assert _one(store, "SELECT reason FROM rejected") == [("seq is not an integer: 1.5",)]
+    assert json.loads(_one(store, "SELECT raw FROM events WHERE seq = 1 AND session_id = 's'")[0][0])["extra"] == 1
+
+
+def test_gzip_jsonl_and_provenance(store, tmp_path):
+    path = tmp_path / "log.jsonl.gz"
+    with gzip.open(path, "wt") as fh:
+        fh.write('{"session_id":"s","seq":1,"kind":"USER"}\n\n{"session_id":"s","seq":2,"kind":"USER"}\n')
+    other = jsonl(tmp_path / "second.jsonl", [{"session_id": "s", "seq": 3, "kind": "USER"}])
+    load(store, path, other)
+    got = _one(store, "SELECT f.path, e.line FROM events e JOIN files f USING (file_id) ORDER BY eid")
+    assert got == [(str(path), 1), (str(path), 3), (str(other), 1)]
+
+
+def test_bom_and_crlf(store, tmp_path):
+    path = tmp_path / "win.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"session_id":"s","seq":1,"kind":"USER"}\r\n'
+                     b'{"session_id":"s","seq":2,"kind":"USER"}\r\n')
+    assert load(store, path).files[0].events == 2
+
+
+def test_invalid_utf8_line_is_rejected_with_its_bytes(store, tmp_path):
+    path = tmp_path / "bytes.jsonl"
+    path.write_bytes(b'{"session_id":"s","seq":1,"kind":"USER"}\n'
+                     b'{"session_id":"s","seq":2,"kind":"USER","text":"\xff"}\n')
+    report = load(store, path)
+    assert (report.files[0].events, report.rejected) == (1, 1)
+    reason, text = _one(store, "SELECT reason, text FROM rejected")[0]
+    assert reason.startswith("invalid UTF-8") and "\\xff" in text
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "the file is empty"),
+    (b"\n\n  \n", "blank lines"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "PNG image"),
+    (b"hello world\nthis is prose\n", "not a recognised log format"),
+])
+def test_files_that_are_not_logs(store, tmp_path, content, message):
+    path = tmp_path / "input.jsonl"
+    path.write_bytes(content)
+    report = import_paths(store, [path])
+    assert not report.files and len(report.errors) == 1
+    assert message in str(report.errors[0]) and str(path) in str(report.errors[0])
+
+
+def test_detect_by_content_not_extension(tmp_path):
+    path = tmp_path / "events.txt"
+    path.write_text('{"session_id":"s","seq":1,"kind":"USER"}\n')
+    assert detect(path).NAME == "canonical-jsonl"
+    with pytest.raises(LogFileError):
+        detect(tmp_path / "missing.jsonl")

@@ -1,0 +1,55 @@
+"""Every named SQL statement parses and plans against a database holding the demo data."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import queries
+from explorer import audits, coerce
+from explorer.demo import demo_paths
+from explorer.model import CANONICAL_COLUMNS, ORDER_KEYS, Order
+from explorer.store import Store
+from tests.helpers import load
+
+_MARKER = re.compile(r"/\*([A-Z]+)\*/")
+_SOURCE = ("(SELECT 0::BIGINT AS row_no, 1::BIGINT AS line, NULL::VARCHAR AS err, "
+           "false AS has_extra, 'x' AS src_rec, " +
+           ", ".join(f"NULL::VARCHAR AS {c}" for c in CANONICAL_COLUMNS) + ")")
+FRAGMENTS = {
+    "ORDER": ORDER_KEYS[Order.TS_UNSTABLE],
+    "ORDERED": audits.ordered_sql(Order.TS),
+    "TYPED": "SELECT * FROM parsed",
+    "SEQ": "seq",
+    "COLUMNS": coerce.column_exprs({c: "VARCHAR" for c in CANONICAL_COLUMNS}),
+    "SOURCE": _SOURCE,
+    "SRCTEXT": "src_rec",
+}
+
+
+@pytest.fixture(scope="module")
+def demo_store():
+    s = Store()
+    load(s, *demo_paths())
+    s.run("create_parsed")
+    s.con.execute("CREATE TEMP TABLE cand (key_hash UBIGINT)")
+    s.con.execute("CREATE TEMP TABLE dups (eid BIGINT, kept_eid BIGINT)")
+    yield s
+    s.close()
+
+
+@pytest.mark.parametrize("name", [n for n in queries.names() if not n.startswith("create_")])
+def test_statement_plans(demo_store, name):
+    text = queries.load(name)
+    markers = set(_MARKER.findall(text))
+    assert markers <= set(FRAGMENTS), f"{name}.sql has an unknown marker"
+    sql = queries.render(name, **{m.lower(): FRAGMENTS[m] for m in markers})
+    params = {p: None for p in re.findall(r"\$([a-z_0-9]+)", sql)}
+    plan = demo_store.con.execute("EXPLAIN " + sql, params or None).fetchall()
+    assert plan
+
+
+def test_every_statement_is_documented():
+    for name in queries.names():
+        assert queries.load(name).lstrip().startswith("--"), f"{name}.sql lacks its comment"
