@@ -42,7 +42,3 @@ def display_pairs(frame: pl.DataFrame) -> list[int | None]:
             out[i] = open_calls[call_id].pop()
     return out
 
-
-def turn_starts(frame: pl.DataFrame) -> list[int]:
-    """Positions of the USER events that open the turns of a session frame."""
-    return frame.filter(pl.col("kind") == "USER")["pos"].to_list()

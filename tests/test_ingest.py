@@ -212,3 +212,26 @@ def test_detect_by_content_not_extension(tmp_path):
     assert detect(path).NAME == "canonical-jsonl"
     with pytest.raises(LogFileError):
         detect(tmp_path / "missing.jsonl")
+
+
+def test_kind_macro_knows_every_alias_of_the_model(store):
+    from explorer.model import KIND_ALIASES
+    for alias, kind in KIND_ALIASES.items():
+        for spelling in (alias, alias.lower(), alias.title()):
+            got = store.con.execute("SELECT kind_of($k)", {"k": spelling}).fetchone()[0]
+            assert got == kind, spelling
+
+
+def test_sql_cost_equals_the_python_estimate_on_demo_text(store):
+    from explorer.demo import demo_paths
+    from explorer.tokens import cost, count_chars
+    load(store, *demo_paths())
+    settings = CostSettings(1.7, 3.3)
+    cjk_seen = other_seen = 0
+    for session in ("s000000", "s000001", "s000002", "s000003", "s000004"):
+        frame = session_events(store, session, settings=settings)
+        for text, tokens, got in frame.select("text", "tokens", "cost").iter_rows():
+            cjk, other = count_chars(text or "")
+            cjk_seen, other_seen = cjk_seen + cjk, other_seen + other
+            assert got == cost(tokens, cjk, other, settings)
+    assert cjk_seen and other_seen
