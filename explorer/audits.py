@@ -44,7 +44,8 @@ def ordered_sql(order: Order) -> str:
 def session_counts(db: Db, order: Order = Order.SEQ,
                    settings: CostSettings = CostSettings()) -> pl.DataFrame:
     """One row per session: every count of AUDITS.md, distinct users and total cost."""
-    return db.frame("session_audit", {"ordered": ordered_sql(order)}, **settings.params())
+    fragments = {"ordered": ordered_sql(order), "pairs": queries.load("fragment_call_pairs")}
+    return db.frame("session_audit", fragments, **settings.params())
 
 
 def corpus_counts(db: Db, order: Order = Order.SEQ,
@@ -59,7 +60,8 @@ def corpus_counts(db: Db, order: Order = Order.SEQ,
 def findings(db: Db, order: Order = Order.SEQ) -> Iterator[dict]:
     """One dict per unit counted, as ``audit --findings --json`` prints them (AUDITS.md)."""
     cur = db.con.execute(
-        queries.render("findings", ordered=ordered_sql(order)),
+        queries.render("findings", ordered=ordered_sql(order),
+                       pairs=queries.load("fragment_call_pairs")),
         CostSettings().params())
     while rows := cur.fetchmany(10_000):
         for rule, session_id, events in rows:

@@ -1,5 +1,6 @@
 -- One row per unit counted by AUDITS.md (rule, session_id, events as a JSON list of
--- {seq, sub, kind, call_id}), in the order being viewed (the ORDERED marker), rule by rule.
+-- {seq, sub, kind, call_id}), in the order being viewed (the ORDERED marker), rule by rule;
+-- the PAIRS marker holds fragment_call_pairs.sql.
 WITH o AS (
     SELECT *, lag(ev) OVER w AS prev_view_ev
     FROM (SELECT *, {'seq': seq, 'sub': sub, 'kind': CAST(kind AS VARCHAR), 'call_id': call_id} AS ev
@@ -12,15 +13,7 @@ timed AS (
     FROM o WHERE ts IS NOT NULL
     WINDOW s AS (PARTITION BY session_id ORDER BY seq, sub, eid)
 ),
-pairs AS (
-    SELECT session_id, call_id,
-        count(*) FILTER (WHERE kind = 'CALL') AS n_calls,
-        count(*) FILTER (WHERE kind = 'RESULT') AS n_results,
-        min(pos) FILTER (WHERE kind = 'CALL') AS first_call
-    FROM o
-    WHERE call_id IS NOT NULL AND kind IN ('CALL', 'RESULT')
-    GROUP BY ALL
-),
+pairs AS (/*PAIRS*/),
 collided_turns AS (
     SELECT session_id, turn FROM events WHERE turn IS NOT NULL
     GROUP BY ALL HAVING count(DISTINCT user_id) > 1

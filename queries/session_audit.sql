@@ -1,15 +1,8 @@
 -- The counts of AUDITS.md for every session, in the order being viewed (the ORDER
 -- marker), plus distinct users and total cost. Sum the columns for the corpus counts.
+-- The PAIRS marker holds fragment_call_pairs.sql.
 WITH o AS (/*ORDERED*/),
-pairs AS (
-    SELECT session_id, call_id,
-        count(*) FILTER (WHERE kind = 'CALL') AS n_calls,
-        count(*) FILTER (WHERE kind = 'RESULT') AS n_results,
-        min(pos) FILTER (WHERE kind = 'CALL') AS first_call
-    FROM o
-    WHERE call_id IS NOT NULL AND kind IN ('CALL', 'RESULT')
-    GROUP BY ALL
-),
+pairs AS (/*PAIRS*/),
 pairing AS (
     SELECT session_id,
         sum(n_results) FILTER (WHERE n_calls = 0) AS orphan_results,

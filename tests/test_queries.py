@@ -25,6 +25,7 @@ FRAGMENTS = {
     "COLUMNS": coerce.column_exprs({c: "VARCHAR" for c in CANONICAL_COLUMNS}),
     "SOURCE": _SOURCE,
     "SRCTEXT": "src_rec",
+    "PAIRS": queries.load("fragment_call_pairs"),
 }
 
 
@@ -45,6 +46,8 @@ def test_statement_plans(demo_store, name):
     markers = set(_MARKER.findall(text))
     assert markers <= set(FRAGMENTS), f"{name}.sql has an unknown marker"
     sql = queries.render(name, **{m.lower(): FRAGMENTS[m] for m in markers})
+    if name.startswith("fragment_"):  # a piece of a statement: plan it where it sits
+        sql = f"WITH o AS ({FRAGMENTS['ORDERED']}) SELECT * FROM ({sql})"
     params = {p: None for p in re.findall(r"\$([a-z_0-9]+)", sql)}
     plan = demo_store.con.execute("EXPLAIN " + sql, params or None).fetchall()
     assert plan
