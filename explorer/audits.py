@@ -51,10 +51,13 @@ def session_counts(db: Db, order: Order = Order.SEQ,
 def corpus_counts(db: Db, order: Order = Order.SEQ,
                   settings: CostSettings = CostSettings()) -> dict[str, int]:
     """The counts of AUDITS.md for everything in the database, keyed by their names."""
-    per = session_counts(db, order, settings)
-    counts = {name: int(per[name].sum()) if name in per.columns else 0 for name in COUNT_NAMES}
-    counts["sessions"] = per.height
-    return counts
+    return totals(session_counts(db, order, settings))
+
+
+def totals(per_session: pl.DataFrame) -> dict[str, int]:
+    """The corpus counts from a frame of :func:`session_counts` (sums; sessions = rows)."""
+    return {name: per_session.height if name == "sessions" else int(per_session[name].sum() or 0)
+            for name in COUNT_NAMES}
 
 
 def findings(db: Db, order: Order = Order.SEQ) -> Iterator[dict]:

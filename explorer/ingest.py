@@ -68,12 +68,15 @@ def file_hash(path: Path, progress: ProgressHook | None = None) -> str:
 
 
 def import_paths(
-    store: Store,
+    store: Db,
     paths: Iterable[str | os.PathLike],
     progress: ProgressHook | None = None,
     should_stop: StopHook | None = None,
 ) -> ImportReport:
-    """Import each file in the order given; files that cannot be read are reported."""
+    """Import each file in the order given; files that cannot be read are reported.
+
+    ``store`` is the owning Store or, on a worker thread, one of its cursors.
+    """
     report = ImportReport()
     paths = [Path(p) for p in paths]
     for index, path in enumerate(paths):

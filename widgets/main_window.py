@@ -1,0 +1,293 @@
+"""The main window: composes the sessions table, its filters, the totals strip and the jobs.
+
+Composition only: the work is done by :mod:`explorer` functions run in :mod:`widgets.workers`.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QFileDialog, QLabel, QLineEdit, QMainWindow, QMessageBox,
+    QProgressBar, QPushButton, QSizePolicy, QToolBar, QVBoxLayout, QWidget,
+)
+
+from explorer.ingest import ImportReport
+from explorer.model import Order
+from explorer.store import Store
+from widgets.sessions_filter import SessionsFilter
+from widgets.sessions_model import SessionsModel
+from widgets.sessions_view import SessionsView
+from widgets.tasks import AuditResult, audit_task, import_summary, import_task
+from widgets.totals_strip import TotalsStrip
+from widgets.workers import JobPool, Worker
+
+ORDER_TEXT = {
+    Order.SEQ: "Append order (seq, sub): how the log was written.",
+    Order.TS: "Timestamp order, ties broken by append order.",
+    Order.TS_UNSTABLE: "Timestamp order with ties reversed: what an unstable sort may show.",
+}
+LOG_FILTER = "Session logs (*.jsonl *.ndjson *.jsonl.gz *.ndjson.gz *.parquet *.csv);;All files (*)"
+
+
+class MainWindow(QMainWindow):
+    """The Turnscope window over one :class:`Store`, which it owns and closes on close.
+
+    Signals:
+        import_ended(str): an import ended: ``"finished"``, ``"cancelled"`` or ``"failed"``.
+        audit_shown(object): the table now shows the audit in this :class:`Order`.
+    """
+
+    import_ended = Signal(str)
+    audit_shown = Signal(object)
+
+    def __init__(self, store: Store, order: Order = Order.SEQ,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.order = Order(order)
+        self.last_report: ImportReport | None = None
+        self.error_box: QMessageBox | None = None
+        self._import: Worker | None = None
+        self._audit: Worker | None = None
+        self._generation = 0
+        self._closed = False
+
+        self.jobs = JobPool(self)
+        self.model = SessionsModel(parent=self)
+        self.proxy = SessionsFilter(self)
+        self.proxy.setSourceModel(self.model)
+
+        self.setWindowTitle("Turnscope")
+        self.resize(1280, 800)
+        self._build_menu()
+        self._build_toolbar()
+        self._build_central()
+        self._build_status()
+        self.jobs.busy_changed.connect(self._on_jobs_busy_changed)
+
+    # -- building -------------------------------------------------------------------------
+    def _build_menu(self) -> None:
+        menu = self.menuBar().addMenu("&File")
+        self.open_action = QAction("&Open…", self)
+        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_action.triggered.connect(self._on_open_action_triggered)
+        self.quit_action = QAction("&Quit", self)
+        self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        self.quit_action.triggered.connect(self.close)
+        menu.addAction(self.open_action)
+        menu.addSeparator()
+        menu.addAction(self.quit_action)
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("View", self)
+        bar.setObjectName("view_toolbar")
+        bar.setMovable(False)
+        self.addToolBar(bar)
+        bar.addWidget(QLabel(" Order ", bar))
+        self.order_box = QComboBox(bar)
+        for order in Order:
+            self.order_box.addItem(order.value, order.value)
+            self.order_box.setItemData(self.order_box.count() - 1, ORDER_TEXT[order],
+                                       Qt.ItemDataRole.ToolTipRole)
+        self.order_box.setCurrentIndex(self.order_box.findData(self.order.value))
+        self.order_box.setToolTip("The order events are read in; the audit is recomputed.")
+        self.order_box.currentIndexChanged.connect(self._on_order_box_changed)
+        bar.addWidget(self.order_box)
+        bar.addSeparator()
+        self.filter_edit = QLineEdit(bar)
+        self.filter_edit.setPlaceholderText("Filter by session id")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setFixedWidth(280)
+        self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
+        bar.addWidget(self.filter_edit)
+        self.only_findings_box = QCheckBox("Only sessions with findings", bar)
+        self.only_findings_box.toggled.connect(self._on_only_findings_box_toggled)
+        bar.addWidget(self.only_findings_box)
+        spacer = QWidget(bar)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        bar.addWidget(spacer)
+        self.rows_label = QLabel(bar)
+        self.rows_label.setTextFormat(Qt.TextFormat.PlainText)
+        bar.addWidget(self.rows_label)
+
+    def _build_central(self) -> None:
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(4, 0, 4, 0)
+        self.totals = TotalsStrip(central)
+        self.table = SessionsView(central)
+        self.table.setModel(self.proxy)
+        self.table.fit_columns()
+        layout.addWidget(self.totals)
+        layout.addWidget(self.table, 1)
+        self.setCentralWidget(central)
+        self.proxy.modelReset.connect(self._on_proxy_rows_changed)
+        self.proxy.layoutChanged.connect(self._on_proxy_rows_changed)
+        self.proxy.rowsInserted.connect(self._on_proxy_rows_changed)
+        self.proxy.rowsRemoved.connect(self._on_proxy_rows_changed)
+        self._on_proxy_rows_changed()
+
+    def _build_status(self) -> None:
+        status = self.statusBar()
+        self.progress = QProgressBar(status)
+        self.progress.setMaximumWidth(240)
+        self.progress.setTextVisible(False)
+        self.cancel_button = QPushButton("Cancel", status)
+        self.cancel_button.setToolTip("Stop the running import or audit")
+        self.cancel_button.clicked.connect(self.cancel_jobs)
+        status.addPermanentWidget(self.progress)
+        status.addPermanentWidget(self.cancel_button)
+        self.progress.hide()
+        self.cancel_button.hide()
+
+    # -- public ---------------------------------------------------------------------------
+    def import_paths(self, paths: list[str]) -> Worker | None:
+        """Import ``paths`` in the background, then recompute the audit; None when busy."""
+        if not paths or self._import is not None:
+            return None
+        worker = Worker(partial(import_task, self.store, [str(p) for p in paths]), "import")
+        worker.signals.progressed.connect(self._on_import_progressed)
+        worker.signals.finished.connect(self._on_import_finished)
+        worker.signals.failed.connect(self._on_import_failed)
+        worker.signals.cancelled.connect(self._on_import_cancelled)
+        self._import = worker
+        self.open_action.setEnabled(False)
+        self.progress.setRange(0, 0)
+        self.statusBar().showMessage(f"Importing {len(paths):,} file(s)…")
+        return self.jobs.start(worker)
+
+    def refresh_audit(self) -> Worker:
+        """Recompute the audit table in the current order, in the background."""
+        if self._audit is not None:
+            self._audit.cancel()  # its result would be dropped anyway: spare the thread
+        self._generation += 1
+        worker = Worker(partial(audit_task, self.store, self.order, self._generation), "audit")
+        self._audit = worker
+        worker.signals.finished.connect(self._on_audit_finished)
+        worker.signals.failed.connect(self._on_audit_failed)
+        if self._import is None:
+            self.progress.setRange(0, 0)
+        return self.jobs.start(worker)
+
+    def set_order(self, order: Order) -> None:
+        self.order_box.setCurrentIndex(self.order_box.findData(Order(order).value))
+
+    @Slot()
+    def cancel_jobs(self) -> None:
+        self.jobs.cancel_all()
+        self.statusBar().showMessage("Cancelling…")
+
+    @Slot()
+    def shutdown(self) -> None:
+        """Cancel the jobs, wait for them to return, close the database (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.jobs.cancel_all()
+        self.jobs.wait()
+        self.store.close()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    # -- slots ----------------------------------------------------------------------------
+    @Slot()
+    def _on_open_action_triggered(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Open session logs", "", LOG_FILTER)
+        if paths:
+            self.import_paths(paths)
+
+    @Slot(int)
+    def _on_order_box_changed(self, index: int) -> None:
+        self.order = Order(self.order_box.itemData(index))
+        self.refresh_audit()
+
+    @Slot(str)
+    def _on_filter_edit_text_changed(self, text: str) -> None:
+        self.proxy.set_text(text.strip())
+
+    @Slot(bool)
+    def _on_only_findings_box_toggled(self, only: bool) -> None:
+        self.proxy.set_only_findings(only)
+
+    @Slot(int, int)
+    def _on_import_progressed(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    @Slot(object)
+    def _on_import_finished(self, report: ImportReport) -> None:
+        self._import_done()
+        self.last_report = report
+        self.statusBar().showMessage(import_summary(report))
+        if report.errors:
+            self._show_file_errors([str(e) for e in report.errors])
+        self.import_ended.emit("finished")
+
+    @Slot(str)
+    def _on_import_failed(self, reason: str) -> None:
+        self._import_done()
+        self.statusBar().showMessage(f"Import failed: {reason}")
+        self._show_file_errors([reason])
+        self.import_ended.emit("failed")
+
+    @Slot()
+    def _on_import_cancelled(self) -> None:
+        self._import_done()
+        self.statusBar().showMessage("Import cancelled; files read before it are kept")
+        self.import_ended.emit("cancelled")
+
+    def _import_done(self) -> None:
+        self._import = None
+        self.open_action.setEnabled(True)
+        if not self._closed:
+            self.refresh_audit()
+
+    @Slot(object)
+    def _on_audit_finished(self, result: AuditResult) -> None:
+        if result.generation != self._generation or self._closed:
+            return  # a newer request is on its way
+        self.model.set_frame(result.frame)
+        self.totals.set_counts(self.model.totals())
+        self.table.fit_columns()
+        self.audit_shown.emit(result.order)
+
+    @Slot(str)
+    def _on_audit_failed(self, reason: str) -> None:
+        self.statusBar().showMessage(f"Audit failed: {reason}")
+
+    @Slot(bool)
+    def _on_jobs_busy_changed(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+
+    @Slot()
+    def _on_proxy_rows_changed(self) -> None:
+        shown, total = self.proxy.rowCount(), self.model.rowCount()
+        text = f"{total:,} sessions" if shown == total else f"{shown:,} of {total:,} sessions"
+        self.rows_label.setText(text + "  ")
+
+    def _show_file_errors(self, lines: list[str]) -> None:
+        shown = lines[:20] + ([f"… and {len(lines) - 20:,} more"] if len(lines) > 20 else [])
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Turnscope: files not imported")
+        box.setTextFormat(Qt.TextFormat.PlainText)  # paths and reasons are not markup
+        box.setText(f"{len(lines):,} file(s) could not be imported:\n\n" + "\n".join(shown))
+        if len(lines) > 20:
+            box.setDetailedText("\n".join(lines))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.error_box = box
+        box.open()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from explorer.demo import demo_paths
+    from widgets.app import run
+
+    sys.exit(run([str(p) for p in demo_paths()], None, Order.SEQ))

@@ -1,0 +1,98 @@
+"""The sessions table view: sortable by header, wrapped two-line headers, columns fitted to data."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt, Slot
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QTableView, QWidget
+
+from widgets.sessions_model import SessionsModel
+
+
+class SessionsView(QTableView):
+    """A read-only table of sessions, one row each; headers wrap so many columns fit."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._natural: list[int] = []  # fitted widths, before the spare width is shared out
+        self.setSortingEnabled(True)
+        self.setAlternatingRowColors(True)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(False)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.verticalHeader().setVisible(False)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.horizontalHeader()
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)
+        header.setHighlightSections(False)
+        header.setStretchLastSection(False)
+        header.setSectionsMovable(True)
+        header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)
+        header.sortIndicatorChanged.connect(self._on_header_sort_indicator_changed)
+
+    def fit_columns(self) -> None:
+        """Size each column to its data and to the longest word of its header (headers wrap),
+        then share out the width left over; the sorted column keeps room for its arrow."""
+        model = self.model()
+        if model is None:
+            return
+        header = self.horizontalHeader()
+        metrics = header.fontMetrics()
+        style = header.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        arrow = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header) + margin
+        sorted_col = header.sortIndicatorSection() if self.isSortingEnabled() else -1
+        self._natural, lines = [], 1
+        for col in range(model.columnCount()):
+            label = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
+            words = label.split() or [""]
+            if col == sorted_col:
+                # The style centres the label over the arrow: keep it on one line, clear of it.
+                text_width = metrics.horizontalAdvance(label) + 2 * (arrow + margin)
+            else:
+                text_width = max(metrics.horizontalAdvance(w) for w in words) + 4 * margin
+                lines = max(lines, _wrapped_lines(metrics, words, text_width - 2 * margin))
+            self._natural.append(max(self._data_width(col), text_width, 40))
+        header.setMinimumHeight(lines * metrics.height() + 4 * margin)
+        self._apply_widths()
+
+    def _data_width(self, column: int) -> int:
+        """The width the cells of ``column`` need: measured on the model's widest text when it
+        offers one (asking every row through the proxy is far too slow), else sampled by Qt."""
+        model = self.model()
+        source = model.sourceModel() if isinstance(model, QSortFilterProxyModel) else model
+        if not isinstance(source, SessionsModel):
+            return self.sizeHintForColumn(column)
+        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self)
+        return self.fontMetrics().horizontalAdvance(source.widest_text(column)) + 2 * margin + 8
+
+    def _apply_widths(self) -> None:
+        count = len(self._natural)
+        if not count or count != self.horizontalHeader().count():
+            return
+        spare = max(0, self.viewport().width() - sum(self._natural))
+        share, rest = divmod(spare, count)
+        for col, width in enumerate(self._natural):
+            self.horizontalHeader().resizeSection(col, width + share + (col < rest))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._apply_widths()
+
+    @Slot(int, Qt.SortOrder)
+    def _on_header_sort_indicator_changed(self, section: int, order: Qt.SortOrder) -> None:
+        self.fit_columns()
+
+
+def _wrapped_lines(metrics, words: list[str], width: int) -> int:
+    """How many lines ``words`` take when wrapped at ``width`` pixels."""
+    lines, current = 1, 0
+    space = metrics.horizontalAdvance(" ")
+    for word in words:
+        w = metrics.horizontalAdvance(word)
+        if current and current + space + w > width:
+            lines, current = lines + 1, w
+        else:
+            current = current + space + w if current else w
+    return lines
