@@ -5,7 +5,8 @@
 Generates ``generate --sessions N --turns T`` as Parquet (``chars`` rows) once, in a child
 process, then in this process measures: DuckDB loading the file into a plain table, one
 plain ``GROUP BY session_id`` scan of the file, Turnscope's import of the same file, the
-full audit in seq order (and in ts order), and the peak memory of this process. Prints the
+full audit in seq order (and in ts order), and the peak memory of this process; loads are
+timed ``--repeat`` times and the medians printed. Prints the
 figures; asserts nothing (speed targets live here, not in the tests).
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -62,17 +64,25 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=60000)
     parser.add_argument("--turns", type=int, default=50)
     parser.add_argument("--data", type=Path, default=Path("bench_data"))
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each load (median)")
     parser.add_argument("--memory-limit", default="3.5GB",
                         help="DuckDB memory limit of the store (it spills past it)")
     args = parser.parse_args()
     path = _corpus(args.data, args.sessions, args.turns)
-    plain_load, plain_scan = _plain(path)
-    store = Store(memory_limit=args.memory_limit)
-    import_s, report = _timed(lambda: import_paths(store, [path]))
+    plain = [_plain(path) for _ in range(args.repeat)]
+    plain_load = statistics.median(p[0] for p in plain)
+    plain_scan = statistics.median(p[1] for p in plain)
+    imports = []
+    for _ in range(args.repeat):  # a fresh store each time; the last one is audited
+        store = Store(memory_limit=args.memory_limit)
+        seconds, report = _timed(lambda: import_paths(store, [path]))
+        imports.append(seconds)
+    import_s = statistics.median(imports)
     audit_s, counts = _timed(lambda: audits.corpus_counts(store, "seq"))
     audit_ts, _ = _timed(lambda: audits.corpus_counts(store, "ts"))
     print(f"file                      {path} ({path.stat().st_size / 1e6:.0f} MB)")
     print(f"events                    {counts['events']:,} in {counts['sessions']:,} sessions")
+    print(f"runs (median of)          {args.repeat}; imports {', '.join(f'{t:.2f}' for t in imports)} s")
     print(f"plain GROUP BY scan       {plain_scan:6.2f} s")
     print(f"DuckDB plain table load   {plain_load:6.2f} s")
     print(f"turnscope import          {import_s:6.2f} s  ({import_s / plain_load:.2f}x plain load; target <= 2.5x)")

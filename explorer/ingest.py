@@ -108,7 +108,7 @@ def import_file(
     store.con.execute("BEGIN TRANSACTION")
     try:
         for file_id, _, _ in earlier:
-            for table in ("events", "rejected", "duplicates", "files"):
+            for table in ("event_details", "events", "rejected", "duplicates", "files"):
                 store.run(f"forget_file_{table}", file_id=file_id)
         if earlier:
             store.run("clear_conflicts")
@@ -124,7 +124,7 @@ def import_file(
 def _load(store: Db, path: Path, reader, digest: str, progress, should_stop) -> FileReport:
     ids = store.one("next_ids")
     file_id = ids["file_id"]
-    typed = _typed_rows(store, path, reader, progress, should_stop)
+    typed, details = _typed_rows(store, path, reader, progress, should_stop)
     seq = store.one("seq_stats", typed)
     if seq["records"] == 0:
         raise LogFileError(path, "the file holds no records (only blank lines)")
@@ -132,6 +132,8 @@ def _load(store: Db, path: Path, reader, digest: str, progress, should_stop) -> 
     order = "row_number() OVER (ORDER BY row_no)" if assign else "seq"
     store.run("insert_events", {**typed, "seq": order}, eid_base=ids["eid_base"],
               file_id=file_id, non_cjk=NON_CJK_RE2, assign_seq=assign)
+    if details:
+        store.run("insert_event_details", typed, eid_base=ids["eid_base"], assign_seq=assign)
     if should_stop and should_stop():
         raise Cancelled(str(path))
     _drop_copies(store, typed, file_id, has_earlier=ids["eid_base"] > 0)
@@ -160,23 +162,25 @@ def _drop_copies(store: Db, typed: dict[str, str], file_id: int, has_earlier: bo
         store.run("candidate_keys_earlier", file_id=file_id)
     store.run("find_duplicates", file_id=file_id)
     store.run("insert_duplicates")
+    store.run("delete_duplicate_details")
     store.run("delete_duplicates")
     store.run("update_conflicts")
 
 
-def _typed_rows(store: Db, path: Path, reader, progress, should_stop) -> dict[str, str]:
-    """The TYPED fragment: typed rows of the whole file, read directly or staged in chunks."""
+def _typed_rows(store: Db, path: Path, reader, progress, should_stop) -> tuple[dict[str, str], bool]:
+    """The TYPED fragment (typed rows of the whole file, read directly or staged in
+    chunks), and whether any row can have event details."""
     chunks = reader.chunks(store, path, progress)
     if getattr(reader, "DIRECT", False):
         chunk = next(chunks)
-        return {"typed": _typed_sql(chunk)}
+        return {"typed": _typed_sql(chunk)}, chunk.may_have_details()
     store.run("create_parsed")
     for chunk in chunks:
         if should_stop and should_stop():
             raise Cancelled(str(path))
         store.run("insert_parsed", {"typed": _typed_sql(chunk)}, **chunk.params)
     _explain_json_errors(store)
-    return {"typed": "SELECT * FROM parsed"}
+    return {"typed": "SELECT * FROM parsed"}, True
 
 
 def _typed_sql(chunk: formats.Chunk) -> str:

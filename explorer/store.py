@@ -18,17 +18,17 @@ import polars as pl
 import queries
 
 #: Bump whenever a table, column or stored meaning changes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = (
     "create_kind_type", "create_meta", "create_files", "create_events", "create_rejected",
-    "create_duplicates", "create_conflicts",
+    "create_event_details", "create_duplicates", "create_conflicts",
 )
 _MACROS = (
     "create_macro_txt_int", "create_macro_num_int", "create_macro_txt_bool",
     "create_macro_txt_ts", "create_macro_kind_of",
 )
-_TABLES = ("events", "rejected", "duplicates", "conflicts", "files", "meta")
+_TABLES = ("events", "event_details", "rejected", "duplicates", "conflicts", "files", "meta")
 
 
 class StoreError(Exception):

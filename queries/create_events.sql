@@ -1,5 +1,7 @@
--- Canonical events (FORMAT.md). eid is the import position: file order, then row order.
--- cjk_chars/other_chars feed the token estimate.
+-- Canonical events (FORMAT.md), the columns every audit and view reads. eid is the import
+-- position: file order, then row order. cjk_chars/other_chars are the content's code
+-- points by class (from text, or from chars + cjk: chars = their sum when text is absent).
+-- The rarely present or bulky columns live in event_details, one row per event that has any.
 CREATE TABLE IF NOT EXISTS events (
     eid BIGINT NOT NULL,
     file_id INTEGER NOT NULL,
@@ -11,19 +13,11 @@ CREATE TABLE IF NOT EXISTS events (
     kind kind_t NOT NULL,
     call_id VARCHAR,
     tool VARCHAR,
-    text VARCHAR,
-    chars INTEGER,
-    cjk BOOLEAN,
     tokens BIGINT,
     user_id VARCHAR,
     turn BIGINT,
     message_id VARCHAR,
     event_id VARCHAR,
-    is_error BOOLEAN,
-    synthetic BOOLEAN,
-    branch VARCHAR,
-    archived BOOLEAN,
-    raw VARCHAR,
     cjk_chars INTEGER NOT NULL,
     other_chars INTEGER NOT NULL
 )

@@ -3,9 +3,8 @@
 -- it) and the code-point counts of the token estimate.
 INSERT INTO events
 SELECT
-    $eid_base + row_no, $file_id, line, session_id, /*SEQ*/, sub, ts,
-    kind, call_id, tool, text, chars, cjk, tokens, user_id, turn,
-    message_id, event_id, is_error, synthetic, branch, archived, raw,
+    $eid_base + row_no, $file_id, line, session_id, /*SEQ*/, sub, ts, kind, call_id, tool,
+    tokens, user_id, turn, message_id, event_id,
     CASE WHEN text IS NOT NULL THEN text_cjk WHEN cjk THEN chars ELSE 0 END,
     CASE WHEN text IS NOT NULL THEN length(text) - text_cjk
          WHEN cjk THEN 0 ELSE coalesce(chars, 0) END

@@ -8,12 +8,14 @@ WITH v AS (
         CAST(sum(CASE WHEN kind = 'USER' THEN 1 ELSE 0 END) OVER w AS BIGINT) AS turn_no,
         coalesce(tokens, floor(cjk_chars / $cjk_ratio + other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
         tokens IS NULL AS estimated
-    FROM events
+    FROM events LEFT JOIN event_details USING (eid)
     WHERE session_id = $session_id
     WINDOW w AS (ORDER BY /*ORDER*/ ROWS UNBOUNDED PRECEDING)
 )
 SELECT
-    pos, turn_no, eid, file_id, line, seq, sub, ts, kind, call_id, tool, text, chars, cjk,
+    pos, turn_no, eid, file_id, line, seq, sub, ts, kind, call_id, tool, text,
+    CASE WHEN text IS NULL THEN cjk_chars + other_chars END AS chars,
+    CASE WHEN text IS NULL THEN cjk_chars > 0 END AS cjk,
     tokens, cost, estimated, user_id, turn, message_id, event_id, is_error, synthetic, branch,
     archived, raw,
     CASE WHEN kind = 'RESULT' AND call_id IS NOT NULL THEN

@@ -113,6 +113,8 @@ def test_costs_follow_the_token_estimate(store, tmp_path):
     frame = session_events(store, "s")
     assert frame["cost"].to_list() == [1, 2, 2, 2, 7, 3, 0]
     assert frame["estimated"].to_list() == [True, True, True, True, False, True, True]
+    # chars + cjk come back from the code-point counts they were stored as.
+    assert frame.select("chars", "cjk").rows()[2:4] == [(3, True), (6, False)]
     doubled = session_events(store, "s", settings=CostSettings(cjk_ratio=3.0, other_ratio=8.0))
     assert doubled["cost"].to_list() == [0, 1, 1, 1, 7, 2, 0]  # 2/8 + 0.5 rounds down
 
@@ -129,7 +131,7 @@ def test_ratios_change_cost_but_no_structural_count(store, tmp_path):
 def test_unknown_columns_kept_in_raw(store, tmp_path):
     line = {"session_id": "s", "seq": 1, "kind": "USER", "model": "m-1", "meta": {"x": 1}}
     load(store, jsonl(tmp_path / "r.jsonl", [line, {"session_id": "s", "seq": 2, "kind": "USER"}]))
-    raws = [r[0] for r in _one(store, "SELECT raw FROM events ORDER BY seq")]
+    raws = session_events(store, "s")["raw"].to_list()
     assert json.loads(raws[0]) == line
     assert raws[1] is None
 
@@ -143,9 +145,10 @@ def test_csv_with_quoted_newlines_and_extra_columns(store, tmp_path):
                     's,4,USER\n', encoding="utf-8")
     report = load(store, path)
     assert report.files[0].format == "canonical-csv"
-    got = _one(store, "SELECT seq, line, text, ts FROM events ORDER BY seq")
-    assert got == [(1, 2, "two\nlines", 1767225600000), (2, 4, "plain", 1767225600500)]
-    assert json.loads(_one(store, "SELECT raw FROM events WHERE seq = 1")[0][0])["note"] == "x"
+    got = session_events(store, "s").select("seq", "line", "text", "ts", "raw").rows()
+    assert [r[:4] for r in got] == [(1, 2, "two\nlines", 1767225600000),
+                                    (2, 4, "plain", 1767225600500)]
+    assert json.loads(got[0][4])["note"] == "x"
     assert _one(store, "SELECT line, reason FROM rejected ORDER BY line") == [
         (5, 'unknown kind "ALIEN"'), (6, "expected 6 fields as in the header, found 3")]
 
@@ -162,7 +165,7 @@ def test_parquet_native_and_wrong_types(store, tmp_path):
     assert [(f.events, f.rejected) for f in report.files] == [(3, 0), (1, 1)]
     assert _one(store, "SELECT ts FROM events WHERE session_id = 's' ORDER BY seq") == [(0,), (1,), (2,)]
     assert _one(store, "SELECT reason FROM rejected") == [("seq is not an integer: 1.5",)]
-    assert json.loads(_one(store, "SELECT raw FROM events WHERE seq = 1 AND session_id = 's'")[0][0])["extra"] == 1
+    assert json.loads(session_events(store, "s")["raw"][0])["extra"] == 1
 
 
 def test_gzip_jsonl_and_provenance(store, tmp_path):

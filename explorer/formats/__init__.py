@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Callable
 
 Progress = Callable[[int, int], None]
+#: Canonical columns stored in ``event_details`` rather than ``events``.
+DETAIL_COLUMNS = ("text", "is_error", "synthetic", "branch", "archived", "raw")
 
 _HEAD = 64 * 1024
 _BINARY_MAGIC = {
@@ -42,13 +44,19 @@ class Chunk:
 
     ``source`` is a parenthesised relation with row_no, line, err, has_extra, src_rec and
     the canonical columns present in the input; ``types`` maps each present canonical
-    column to its DuckDB type; ``srctext`` renders src_rec as text.
+    column to its DuckDB type; ``srctext`` renders src_rec as text; ``extra`` is False
+    when no record can have fields outside the format (known from a schema).
     """
 
     source: str
     types: dict[str, str]
     srctext: str
     params: dict = field(default_factory=dict)
+    extra: bool = True
+
+    def may_have_details(self) -> bool:
+        """Whether any record can fill a column of ``event_details`` (raw included)."""
+        return self.extra or any(name in self.types for name in DETAIL_COLUMNS)
 
 
 def read_head(path: Path) -> bytes:

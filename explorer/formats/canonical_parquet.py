@@ -47,6 +47,6 @@ def chunks(db, path: Path, progress: Progress | None = None) -> Iterator[Chunk]:
         f"struct_pack({record}) AS src_rec{', ' + selected if selected else ''} "
         f"FROM read_parquet({literal(str(path))}, file_row_number = true))"
     )
-    yield Chunk(source, types, "CAST(to_json(src_rec) AS VARCHAR)")
+    yield Chunk(source, types, "CAST(to_json(src_rec) AS VARCHAR)", extra=extra)
     if progress:
         progress(1, 1)

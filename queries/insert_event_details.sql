@@ -1,0 +1,7 @@
+-- The text and flags of the valid rows of the file being imported that have any.
+INSERT INTO event_details
+SELECT $eid_base + row_no, text, is_error, synthetic, branch, archived, raw
+FROM (/*TYPED*/)
+WHERE reason IS NULL AND (seq_given OR $assign_seq)
+  AND (text IS NOT NULL OR is_error IS NOT NULL OR synthetic IS NOT NULL
+       OR branch IS NOT NULL OR archived IS NOT NULL OR raw IS NOT NULL)
