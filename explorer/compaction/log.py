@@ -1,0 +1,138 @@
+"""One session as numpy arrays in the order being viewed, with what every strategy reuses.
+
+Built once per session and order (STRATEGIES.md: suffix costs, turn starts, pair positions
+and messages do not depend on the budget); a budget change only reads these arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from explorer.model import KINDS
+
+SYSTEM, USER, ASSISTANT, CALL, RESULT, SUMMARY, OTHER = range(len(KINDS))
+#: Kinds whose presence makes a view non-empty (STRATEGIES.md, ``empty``).
+CONTENT_KINDS = (USER, ASSISTANT, CALL, RESULT)
+
+
+def _codes(values: list) -> np.ndarray:
+    """Small integer codes for a column of strings (None -> -1)."""
+    table: dict = {}
+    return np.array([-1 if v is None else table.setdefault(v, len(table)) for v in values],
+                    dtype=np.int64)
+
+
+@dataclass
+class SessionLog:
+    """A session's events in viewed order and the derived arrays (all length n or n + 1)."""
+
+    session_id: str
+    seq: np.ndarray
+    sub: np.ndarray
+    kind: np.ndarray          # index into KINDS
+    cost: np.ndarray          # int64 tokens
+    call: np.ndarray          # call_id code, -1 when the event has no id
+    message: np.ndarray       # message_id code, -1 when none
+    user: np.ndarray          # user_id code, -1 when none
+    turn: np.ndarray          # logged turn, -1 when none
+    archived: np.ndarray      # bool
+    call_ids: list            # the call_id strings (None when no id)
+    tools: list
+    chars: np.ndarray         # content length in code points (cjk + other)
+
+    def __post_init__(self) -> None:
+        n = self.n = len(self.kind)
+        idx = np.arange(n)
+        self.suffix = np.concatenate([np.cumsum(self.cost[::-1])[::-1], [0]]).astype(np.int64)
+        is_user = self.kind == USER
+        self.turn_start = np.maximum.accumulate(np.where(is_user, idx, 0)) if n else idx
+        nxt = np.where(is_user, idx, n)
+        self.next_user = np.minimum.accumulate(nxt[::-1])[::-1] if n else idx
+        self.prev_call, self.next_result = _pairs(self.kind, self.call)
+        content = np.isin(self.kind, CONTENT_KINDS).astype(np.int64)
+        self.content_suffix = np.concatenate([np.cumsum(content[::-1])[::-1], [0]])
+        self.is_system = self.kind == SYSTEM
+        self.message_no, self.message_start = _messages(self.kind, self.message)
+        self.pair_order, self.pair_group = _pair_groups(self.kind, self.call)
+
+    @classmethod
+    def from_frame(cls, session_id: str, frame: pl.DataFrame) -> "SessionLog":
+        """From :func:`explorer.turns.session_events` (any order)."""
+        kinds = {k: i for i, k in enumerate(KINDS)}
+        chars = frame["text"].str.len_chars().fill_null(0) + frame["chars"].fill_null(0)
+        return cls(
+            session_id=session_id,
+            seq=frame["seq"].to_numpy(), sub=frame["sub"].to_numpy(),
+            kind=np.array([kinds[k] for k in frame["kind"].cast(pl.String)], dtype=np.int64),
+            cost=frame["cost"].to_numpy().astype(np.int64),
+            call=_codes(frame["call_id"].to_list()),
+            message=_codes(frame["message_id"].to_list()),
+            user=_codes(frame["user_id"].to_list()),
+            turn=frame["turn"].fill_null(-1).to_numpy().astype(np.int64),
+            archived=frame["archived"].fill_null(False).to_numpy().astype(bool),
+            call_ids=frame["call_id"].to_list(), tools=frame["tool"].to_list(),
+            chars=chars.to_numpy().astype(np.int64),
+        )
+
+    def k0(self, budget: int) -> int:
+        """The naive event cut: the smallest k with suffix(k) <= budget."""
+        return int(np.searchsorted(-self.suffix, -budget, side="left"))
+
+
+def _pairs(kind: np.ndarray, call: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest earlier CALL and nearest later RESULT of each event's call id (-1: none).
+
+    Events are grouped by call id (positions ascending); a running maximum whose key is
+    offset by the group number never carries a value from one group into the next.
+    """
+    n = len(kind)
+    prev_call = np.full(n, -1, dtype=np.int64)
+    next_result = np.full(n, -1, dtype=np.int64)
+    has = np.flatnonzero((call >= 0) & ((kind == CALL) | (kind == RESULT)))
+    if not len(has):
+        return prev_call, next_result
+    order = has[np.lexsort((has, call[has]))]
+    ids = call[order]
+    group = np.cumsum(np.r_[True, ids[1:] != ids[:-1]]) - 1
+    same = np.r_[False, group[1:] == group[:-1]]
+    base = group * (n + 1)
+    run = np.maximum.accumulate(base + np.where(kind[order] == CALL, order + 1, 0))
+    prev_call[order] = np.where(same, np.r_[-1, run[:-1]] - base - 1, -1)
+    back = order[::-1]
+    back_base = (group[-1] - group[::-1]) * (n + 1)
+    step = np.arange(len(back))
+    run = np.maximum.accumulate(back_base + np.where(kind[back] == RESULT, step + 1, 0))
+    back_group = group[::-1]
+    same_back = np.r_[False, back_group[1:] == back_group[:-1]]
+    seen = np.where(same_back, np.r_[-1, run[:-1]] - back_base - 1, -1)
+    next_result[back] = np.where(seen >= 0, back[np.maximum(seen, 0)], -1)
+    return prev_call, next_result
+
+
+def _pair_groups(kind: np.ndarray, call: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """CALL/RESULT events with an id, ordered by (call id, position), and their group number."""
+    has = np.flatnonzero((call >= 0) & ((kind == CALL) | (kind == RESULT)))
+    order = has[np.lexsort((has, call[has]))]
+    ids = call[order]
+    group = np.cumsum(np.r_[True, ids[1:] != ids[:-1]]) - 1 if len(order) else order
+    return order, group
+
+
+def _messages(kind: np.ndarray, message: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Message number of each non-SYSTEM event (SYSTEM: -1) and each message's first index.
+
+    STRATEGIES.md: with SYSTEM events set aside, a message is a maximal run of consecutive
+    events sharing one non-null message_id; an event without one is a message by itself.
+    """
+    body = np.flatnonzero(kind != SYSTEM)
+    ids = message[body]
+    same = np.zeros(len(body), dtype=bool)
+    if len(body) > 1:
+        same[1:] = (ids[1:] == ids[:-1]) & (ids[1:] >= 0)
+    number = np.cumsum(~same) - 1
+    message_no = np.full(len(kind), -1, dtype=np.int64)
+    message_no[body] = number
+    return message_no, body[~same]
