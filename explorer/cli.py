@@ -10,11 +10,11 @@ from typing import Sequence
 
 from explorer.model import Order
 
-SUBCOMMANDS = ("audit", "generate")
+SUBCOMMANDS = ("audit", "generate", "sweep", "view")
 _DISPLAY_HELP = (
     "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
     "  Run it under a virtual display:  xvfb-run -a turnscope [PATH...]\n"
-    "  or use the headless subcommands: turnscope audit PATH... | turnscope generate OUT"
+    "  or use the headless subcommands: turnscope audit | sweep | view | generate (see --help)"
 )
 
 
@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect AI-agent session logs: turns, tool-call pairing, audits. "
                     "Without a subcommand, opens the desktop window (on the demo data when "
                     "no PATH is given).")
-    sub = parser.add_subparsers(dest="command", metavar="{audit,generate}")
+    sub = parser.add_subparsers(dest="command", metavar="{audit,sweep,view,generate}")
     audit = sub.add_parser("audit", help="print the structural audits of AUDITS.md")
     audit.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
     _order_arg(audit)
@@ -43,6 +43,15 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--db", metavar="PATH", help="DuckDB file to import into and audit")
     audit.add_argument("--strict", action="store_true", help="exit 2 when any line was rejected")
     _ratio_args(audit)
+    sweep = sub.add_parser("sweep", help="compare compaction strategies over the corpus (STRATEGIES.md)")
+    view = sub.add_parser("view", help="the active view of one session under a strategy")
+    for p in (sweep, view):
+        p.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
+        _order_arg(p)
+        p.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
+        _ratio_args(p)
+    from explorer.compaction_command import add_arguments
+    add_arguments(sweep, view)
     gen = sub.add_parser("generate", help="write a synthetic corpus (JSONL, .jsonl.gz, Parquet or CSV)")
     gen.add_argument("out", metavar="OUT")
     for flag, kind, default, text in (
@@ -79,6 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_audit(args)
         if args.command == "generate":
             return _run_generate(args)
+        if args.command in ("sweep", "view"):
+            from explorer import compaction_command
+            return (compaction_command.run_sweep if args.command == "sweep"
+                    else compaction_command.run_view)(args)
     args = _gui_parser().parse_args(_hide_demo(argv))
     return _run_gui(_restore_demo(args.paths), args.db, args.order)
 

@@ -95,12 +95,11 @@ def _orphans(log: SessionLog, keep: np.ndarray, placeheld: set[int]) -> tuple[np
     kind, kept = log.kind[order], keep[order]
     calls = ((kind == CALL) & kept).astype(np.int64)
     results = ((kind == RESULT) & kept).astype(np.int64)
-    if placeheld:
-        results += np.isin(order, list(placeheld))  # a placeholder answers its CALL
+    answered = np.isin(order, list(placeheld))  # a placeholder answers its CALL
     calls_before = _group_exclusive_cumsum(calls, group)
     results_after = _group_exclusive_cumsum(results[::-1], group[::-1])[::-1]
     orphan_result[order] = (kind == RESULT) & kept & (calls_before == 0)
-    orphan_call[order] = (kind == CALL) & kept & (results_after == 0)
+    orphan_call[order] = (kind == CALL) & kept & (results_after == 0) & ~answered
     return orphan_result, orphan_call
 
 
@@ -132,11 +131,17 @@ def _items(log, w, keep, orphan_result, orphan_call, placeholder_cost) -> list[I
                     int(log.cost[i]), pinned=pinned, flags=flags)
 
     kept = np.flatnonzero(keep)
-    head = [i for i in kept if i < w.cut] if w.mask is None else []
+    if w.mask is not None and w.pinned:  # a mask with pinned SYSTEM events (spring-turns)
+        head = [i for i in kept if i < w.cut and log.is_system[i]]
+        rest = [i for i in kept if not (i < w.cut and log.is_system[i])]
+    elif w.mask is not None:
+        head, rest = [], list(kept)
+    else:
+        head, rest = [i for i in kept if i < w.cut], list(kept[kept >= w.cut])
     items += [event(i, pinned=True) for i in head]
     items += [Item(None, None, None, kind, None, cost, synthetic=True) for kind, cost in w.front]
     placeheld = set(w.placeholders)
-    for i in (kept if w.mask is not None else kept[kept >= w.cut]):
+    for i in rest:
         items.append(event(i))
         if i in placeheld:
             items.append(Item(None, None, None, "RESULT", log.call_ids[i], placeholder_cost,
@@ -149,3 +154,18 @@ def starts_inside_turn(log: SessionLog, w: Window) -> bool:
     kept = np.flatnonzero(in_view(log, w))
     after = [i for i in kept if log.kind[i] != SUMMARY]
     return bool(after) and bool(log.kind[after[0]] != USER)
+
+
+def key_collapse(log: SessionLog, keep: np.ndarray) -> dict[str, int]:
+    """The per-view key-collapse counts of AUDITS.md: mixed (0/1), turn collisions and
+    duplicate call ids in the view. Null user_ids and logged turns are ignored."""
+    users = log.user[keep]
+    mixed = int(len(np.unique(users[users >= 0])) > 1)
+    with_both = keep & (log.user >= 0) & (log.turn >= 0)
+    pairs = np.unique(np.stack([log.turn[with_both], log.user[with_both]]), axis=1)
+    _, per_turn = np.unique(pairs[0], return_counts=True) if pairs.size else ((), np.zeros(0))
+    calls = log.call[keep & (log.kind == CALL) & (log.call >= 0)]
+    _, per_id = np.unique(calls, return_counts=True)
+    return {"mixed_windows": mixed,
+            "window_turn_collisions": int(np.count_nonzero(per_turn > 1)),
+            "window_duplicate_call_ids": int(np.count_nonzero(per_id > 1))}

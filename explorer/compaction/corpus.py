@@ -1,0 +1,203 @@
+"""The whole corpus as flat numpy columns in (session, viewed order), for the sweep.
+
+Every array is indexed by the global position g = offset[session] + pos. What does not
+depend on the strategy or the budget (suffix costs, turn starts, pairing, prefix counts,
+the positions that decide key-collapse metrics) is computed here once per order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, USER
+from explorer.model import ORDER_KEYS, CostSettings, Order
+from explorer.store import Db
+
+
+@dataclass
+class Corpus:
+    offsets: np.ndarray      # first g of each session (length S + 1: the last is N)
+    session: np.ndarray      # session number of each g
+    kind: np.ndarray
+    cost: np.ndarray
+    has_id: np.ndarray       # CALL/RESULT with a call id
+    prev_call: np.ndarray    # global g of the nearest earlier CALL of the id, -1
+    next_result: np.ndarray  # global g of the nearest later RESULT of the id, -1
+    user_key: np.ndarray | None
+    turn_key: np.ndarray | None
+    call_key: np.ndarray
+
+    def __post_init__(self) -> None:
+        n_all = len(self.kind)
+        self.sizes = np.diff(self.offsets)
+        self.ends = self.offsets[1:]
+        self.start = self.offsets[:-1]
+        g = np.arange(n_all)
+        # suffix_from[g]: cost of the events at g and after, in its session
+        total = np.r_[0, np.cumsum(self.cost)]
+        self.total = total
+        self.suffix_from = total[self.ends[self.session]] - total[g]
+        self.turn_start = _turn_start(self.kind == USER, self.start, self.session, g)
+        self.next_user = _next_user(self.kind == USER, self.ends, g)
+        content = np.isin(self.kind, CONTENT_KINDS)
+        self.content_prefix = np.r_[0, np.cumsum(content)]
+        self.dangling = (self.kind == CALL) & self.has_id & (self.next_result < 0)
+        self.dangling_prefix = np.r_[0, np.cumsum(self.dangling)]
+        heads = (self.kind == RESULT) & self.has_id
+        self.after_heads = _next_false(heads, self.ends, g)
+        res = np.flatnonzero(heads)
+        self.results = (res, self.session[res], self.prev_call[res])
+        self.dup_ids = _second_last_per_group(self.call_key, self.kind == CALL, self.session)
+        self.mixed = _mixed_positions(self.user_key, self.session, len(self.sizes))
+        self.turn_groups = _turn_collision_positions(self.turn_key, self.user_key, self.session)
+
+
+def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
+    """Fetch the corpus in ``order``; returns it and the number of sessions."""
+    rows = db.con.execute(
+        _render(order), settings.params()).fetchnumpy()
+    session = np.asarray(rows["session_no"], dtype=np.int64)
+    counts = np.bincount(session) if len(session) else np.zeros(0, dtype=np.int64)
+    offsets = np.r_[0, np.cumsum(counts)].astype(np.int64)
+    g = offsets[session] + np.asarray(rows["pos"], dtype=np.int64)
+    n = len(g)
+
+    def place(values, dtype, fill=0):
+        out = np.full(n, fill, dtype=dtype)
+        out[g] = values
+        return out
+
+    kind = place(np.asarray(rows["kind"]), np.int8)
+    cost = place(np.asarray(rows["cost"]), np.int64)
+    call_key, has_id = _masked(rows["call_key"], g, n)
+    user_key, has_user = _masked(rows["user_key"], g, n)
+    turn_key, has_turn = _masked(rows["turn_key"], g, n)
+    by_g = np.repeat(np.arange(len(counts)), counts)
+    prev_call, next_result = _pairs(call_key, has_id, kind)
+    corpus = Corpus(offsets, by_g, kind, cost, has_id, prev_call, next_result,
+                    user_key if has_user.any() else None,
+                    turn_key if has_turn.any() else None, np.where(has_id, call_key, 0))
+    return corpus, len(counts)
+
+
+def _render(order: Order) -> str:
+    import queries
+    return queries.render("sweep_events", order=ORDER_KEYS[Order(order)])
+
+
+def _masked(column, g: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A nullable UBIGINT column placed at g: values (0 where null) and presence."""
+    present = ~np.ma.getmaskarray(column)
+    values = np.zeros(n, dtype=np.uint64)
+    flags = np.zeros(n, dtype=bool)
+    values[g[present]] = np.ma.getdata(column)[present]
+    flags[g[present]] = True
+    return values, flags
+
+
+def _pairs(key: np.ndarray, has_id: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AUDITS.md pairing over the corpus. Groups are (session, call id) by a 64-bit hash,
+    sorted stably so that positions stay ascending within each group."""
+    n = len(kind)
+    prev_call = np.full(n, -1, dtype=np.int64)
+    next_result = np.full(n, -1, dtype=np.int64)
+    idx = np.flatnonzero(has_id)
+    if not len(idx):
+        return prev_call, next_result
+    order = idx[np.argsort(key[idx], kind="stable")]
+    ids = key[order]
+    group = np.cumsum(np.r_[True, ids[1:] != ids[:-1]]) - 1
+    same = np.r_[False, group[1:] == group[:-1]]
+    base = group * (n + 1)
+    run = np.maximum.accumulate(base + np.where(kind[order] == CALL, order + 1, 0))
+    prev_call[order] = np.where(same, np.r_[-1, run[:-1]] - base - 1, -1)
+    back = order[::-1]
+    back_group = group[::-1]
+    back_base = (group[-1] - back_group) * (n + 1)
+    step = np.arange(len(back))
+    run = np.maximum.accumulate(back_base + np.where(kind[back] == RESULT, step + 1, 0))
+    seen = np.where(np.r_[False, back_group[1:] == back_group[:-1]], np.r_[-1, run[:-1]] - back_base - 1, -1)
+    next_result[back] = np.where(seen >= 0, back[np.maximum(seen, 0)], -1)
+    return prev_call, next_result
+
+
+def _turn_start(is_user, start, session, g):
+    """Global index of the USER opening the turn of g (its session's start: preamble)."""
+    marks = np.where(is_user, g, -1)
+    marks[start[start < len(g)]] = np.maximum(marks[start[start < len(g)]], start[start < len(g)])
+    return np.maximum.accumulate(marks) if len(g) else marks
+
+
+def _next_user(is_user, ends, g):
+    """Global index of the first USER at or after g in its session (the session end if none)."""
+    marks = np.where(is_user, g, np.iinfo(np.int64).max)
+    last = ends[ends > 0] - 1
+    marks[last] = np.minimum(marks[last], ends[ends > 0])
+    return np.minimum.accumulate(marks[::-1])[::-1] if len(g) else marks
+
+
+def _next_false(flags, ends, g):
+    """Global index of the first event at or after g that is not flagged (or session end)."""
+    marks = np.where(flags, np.iinfo(np.int64).max, g)
+    last = ends[ends > 0] - 1
+    marks[last] = np.minimum(marks[last], ends[ends > 0])
+    return np.minimum.accumulate(marks[::-1])[::-1] if len(g) else marks
+
+
+def _second_last_per_group(key, member, session):
+    """(session, position) of the second-to-last member of each key group that has two:
+    a call id is carried by two CALLs of a view once the view reaches back to that CALL."""
+    idx = np.flatnonzero(member & (key != 0))
+    if not len(idx):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    order = idx[np.argsort(key[idx], kind="stable")]
+    k = key[order]
+    last = np.flatnonzero(np.r_[k[1:] != k[:-1], True])
+    before = last - 1
+    ok = before >= 0
+    ok[ok] = k[before[ok]] == k[last[ok]]
+    chosen = order[before[ok]]
+    return session[chosen], chosen
+
+
+def _second_largest_in_session(lasts, session, n_sessions):
+    """Per session, the second-largest of the given positions (-1 when it has fewer)."""
+    out = np.full(n_sessions, -1, dtype=np.int64)
+    lasts = lasts[np.lexsort((-lasts, session[lasts]))]
+    s = session[lasts]
+    pick = (np.arange(len(s)) - np.searchsorted(s, s)) == 1
+    out[s[pick]] = lasts[pick]
+    return out
+
+
+def _group_lasts(keys, positions):
+    """The last position of each key group (positions ascending)."""
+    order = positions[np.argsort(keys, kind="stable")]
+    k = keys[np.argsort(keys, kind="stable")]
+    return order[np.r_[k[1:] != k[:-1], True]] if len(k) else order
+
+
+def _mixed_positions(user_key, session, n_sessions):
+    """Per session, the second-largest of its users' last positions (-1: under two users):
+    a suffix view holds two users once it reaches back to that position."""
+    if user_key is None:
+        return np.full(n_sessions, -1, dtype=np.int64)
+    idx = np.flatnonzero(user_key != 0)
+    return _second_largest_in_session(_group_lasts(user_key[idx], idx), session, n_sessions)
+
+
+def _turn_collision_positions(turn_key, user_key, session):
+    """(session, position) per (session, logged turn) group: the second-largest of its
+    users' last positions (the turn collides in a view that reaches back to it)."""
+    if turn_key is None or user_key is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    idx = np.flatnonzero(turn_key != 0)
+    pair = (turn_key[idx] * np.uint64(0x9E3779B97F4A7C15)) ^ user_key[idx]
+    lasts = _group_lasts(pair, idx)                       # last position per (turn, user)
+    tk = turn_key[lasts]
+    lasts = lasts[np.lexsort((-lasts, tk))]
+    tk = turn_key[lasts]
+    pick = (np.arange(len(tk)) - np.searchsorted(tk, tk)) == 1
+    return session[lasts[pick]], lasts[pick]

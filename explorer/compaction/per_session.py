@@ -1,0 +1,52 @@
+"""The corpus figures computed the straightforward way: one session at a time, one view at
+a time. Kept as the yardstick of the vectorized sweep (tests and benchmark compare them)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from explorer.compaction import view, window as decide
+from explorer.compaction.log import SessionLog
+from explorer.compaction.settings import CompactionSettings, Strategy
+from explorer.compaction.window import in_view, key_collapse
+from explorer.model import CostSettings, Order
+from explorer.store import Db
+from explorer.turns import session_events
+
+
+def session_logs(db: Db, order: Order, cost_settings: CostSettings) -> list[SessionLog]:
+    """Every session of the database as a SessionLog, by session id."""
+    names = [r[0] for r in db.run("session_names")]
+    return [SessionLog.from_frame(s, session_events(db, s, order, cost_settings)) for s in names]
+
+
+def sweep_by_sessions(logs: list[SessionLog], strategies: Iterable[str], budgets: Iterable[int],
+                      settings: CompactionSettings = CompactionSettings()) -> list[dict]:
+    """Sum the per-session views into the corpus figures of STRATEGIES.md."""
+    rows = []
+    for text in strategies:
+        strategy = Strategy.parse(text)
+        for budget in budgets:
+            totals = dict.fromkeys((
+                "kept_cost", "max_cost", "over_budget", "empty", "orphan_results",
+                "orphan_calls", "pair_splits", "partial_dropped", "fallback", "repaired",
+                "mixed_windows", "window_turn_collisions", "window_duplicate_call_ids"), 0)
+            for log in logs:
+                _, m = view(log, strategy, budget, settings)
+                totals["kept_cost"] += m["cost"]
+                totals["max_cost"] = max(totals["max_cost"], m["cost"])
+                for figure, metric in (("over_budget", "over"), ("empty", "empty"),
+                                       ("orphan_results", "orphan_results"),
+                                       ("orphan_calls", "orphan_calls"),
+                                       ("pair_splits", "pair_split"),
+                                       ("partial_dropped", "partial_dropped"),
+                                       ("fallback", "fallback"), ("repaired", "repaired")):
+                    totals[figure] += int(m[metric])
+                keep = in_view(log, decide(log, strategy, budget, settings))
+                for figure, value in key_collapse(log, keep).items():
+                    totals[figure] += value
+            windows = len(logs)
+            over_ratio = round(totals["kept_cost"] / (budget * windows), 6) if windows else 0.0
+            rows.append({"strategy": text, "budget": budget, "windows": windows, **totals,
+                         "over_ratio": over_ratio})
+    return rows

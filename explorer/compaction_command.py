@@ -1,0 +1,145 @@
+"""``turnscope sweep`` and ``turnscope view``: compaction previews on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+
+from explorer.compaction import CompactionSettings, SessionLog, view
+from explorer.compaction.sweep import FIGURES, sweep
+from explorer.formats import LogFileError
+from explorer.ingest import import_paths, open_database
+from explorer.model import CostSettings, Order
+from explorer.store import StoreError
+from explorer.turns import session_events
+
+
+def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.ArgumentParser) -> None:
+    """The flags of STRATEGIES.md ("On the command line") and the settings of both commands."""
+    sweep_parser.add_argument("--budgets", default="400,1600,4000,8000",
+                              help="comma-separated budgets in tokens (400,1600,4000,8000)")
+    sweep_parser.add_argument("--strategies", default="M0,M1,M2,M3,M4",
+                              help="comma-separated strategies, e.g. M0,spring-events:40,agentscope:50:20")
+    out = sweep_parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="an array of objects")
+    out.add_argument("--csv", action="store_true", help="CSV with a header row")
+    view_parser.add_argument("--session", required=True, help="the session id")
+    view_parser.add_argument("--strategy", default="M1", help="strategy (M1)")
+    view_parser.add_argument("--budget", type=int, default=4000, help="budget in tokens (4000)")
+    view_parser.add_argument("--json", action="store_true", help="one JSON object")
+    for p in (sweep_parser, view_parser):
+        p.add_argument("--no-latest-turn", action="store_true",
+                       help="keep_latest_turn off (spring-events/-tokens/-summary)")
+        p.add_argument("--summary-cost", type=int, default=300, help="synthetic SUMMARY cost (300)")
+        p.add_argument("--placeholder-cost", type=int, default=8, help="M2 placeholder cost (8)")
+
+
+def _settings(args) -> CompactionSettings:
+    return CompactionSettings(placeholder_cost=args.placeholder_cost,
+                              summary_cost=args.summary_cost,
+                              keep_latest_turn=not args.no_latest_turn)
+
+
+def _open(args, command: str):
+    """The store with the inputs imported, or an exit status after printing why not."""
+    if not args.paths and not args.db:
+        print(f"turnscope {command}: error: give at least one PATH (or --demo), or --db PATH",
+              file=sys.stderr)
+        return None, 2
+    try:
+        store, rebuilt = open_database(args.db)
+    except StoreError as exc:
+        print(f"turnscope {command}: error: {exc}", file=sys.stderr)
+        return None, 2
+    report = import_paths(store, args.paths)
+    errors: list[LogFileError] = (list(rebuilt.errors) if rebuilt else []) + report.errors
+    for exc in errors:
+        print(f"turnscope {command}: error: {exc}", file=sys.stderr)
+    if report.rejected:
+        print(f"turnscope {command}: warning: {report.rejected} input line(s) rejected "
+              f"(see turnscope audit)", file=sys.stderr)
+    if errors and not report.files and not args.db:
+        return None, 2
+    return store, 2 if errors else 0
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    try:
+        strategies = [s for s in args.strategies.split(",") if s]
+        budgets = [int(b) for b in args.budgets.split(",") if b]
+        costs = CostSettings(args.cjk_ratio, args.other_ratio)
+    except ValueError as exc:
+        print(f"turnscope sweep: error: {exc}", file=sys.stderr)
+        return 2
+    store, status = _open(args, "sweep")
+    if store is None:
+        return status
+    try:
+        rows = sweep(store, strategies, budgets, Order(args.order), costs, _settings(args))
+    except ValueError as exc:
+        print(f"turnscope sweep: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(rows))
+    elif args.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["strategy", "budget", *FIGURES])
+        writer.writerows([[r["strategy"], r["budget"], *(_cell(r[f]) for f in FIGURES)] for r in rows])
+    else:
+        _print_table(rows, budgets)
+    return status
+
+
+def _cell(value):
+    return f"{value:.6f}" if isinstance(value, float) else value
+
+
+def _print_table(rows: list[dict], budgets: list[int]) -> None:
+    width = max([8, *(len(r["strategy"]) for r in rows)])
+    heads = [f.replace("window_", "w_") for f in FIGURES]
+    for budget in budgets:
+        print(f"budget {budget}")
+        print(" ".join([f"{'strategy':<{width}}", *(f"{h:>{max(len(h), 9)}}" for h in heads)]))
+        for r in (r for r in rows if r["budget"] == budget):
+            cells = [f"{_cell(r[f]):>{max(len(h), 9)}}" for f, h in zip(FIGURES, heads)]
+            print(" ".join([f"{r['strategy']:<{width}}", *cells]))
+        print()
+
+
+def run_view(args: argparse.Namespace) -> int:
+    try:
+        costs = CostSettings(args.cjk_ratio, args.other_ratio)
+        if args.budget < 1:
+            raise ValueError("the budget is a positive number of tokens")
+    except ValueError as exc:
+        print(f"turnscope view: error: {exc}", file=sys.stderr)
+        return 2
+    store, status = _open(args, "view")
+    if store is None:
+        return status
+    frame = session_events(store, args.session, Order(args.order), costs)
+    if frame.height == 0:
+        print(f"turnscope view: error: no session {args.session!r} in the input", file=sys.stderr)
+        return 2
+    try:
+        items, metrics = view(SessionLog.from_frame(args.session, frame), args.strategy,
+                              args.budget, _settings(args))
+    except ValueError as exc:
+        print(f"turnscope view: error: {exc}", file=sys.stderr)
+        return 2
+    metrics = {k: (bool(v) if isinstance(v, bool) or type(v).__name__ == "bool_" else v)
+               for k, v in metrics.items()}
+    if args.json:
+        print(json.dumps({"session_id": args.session, "strategy": args.strategy,
+                          "budget": args.budget, "order": args.order,
+                          "items": [i.as_dict() for i in items], "metrics": metrics}))
+        return status
+    for item in items:
+        seq = "-" if item.seq is None else (f"{item.seq}" + (f".{item.sub}" if item.sub else ""))
+        marks = ("synthetic " if item.synthetic else "") + ("pinned " if item.pinned else "")
+        print(f"{seq:>8} {item.kind:<9} {item.call_id or '':<24} {item.cost:>7}  "
+              f"{marks}{' '.join(item.flags)}".rstrip())
+    print(" ".join(f"{k}={v}" for k, v in metrics.items()))
+    return status
