@@ -39,14 +39,16 @@ class Corpus:
         total = np.r_[0, np.cumsum(self.cost)]
         self.total = total
         self.suffix_from = total[self.ends[self.session]] - total[g]
-        self.turn_start = _turn_start(self.kind == USER, self.start, self.session, g)
-        self.next_user = _next_user(self.kind == USER, self.ends, g)
+        # Positions and counts fit in 32 bits (a corpus under 2**31 events): half the memory.
+        self.turn_start = _turn_start(self.kind == USER, self.start, self.session, g).astype(np.int32)
+        self.next_user = _next_user(self.kind == USER, self.ends, g).astype(np.int32)
         content = np.isin(self.kind, CONTENT_KINDS)
-        self.content_prefix = np.r_[0, np.cumsum(content)]
-        self.dangling = (self.kind == CALL) & self.has_id & (self.next_result < 0)
-        self.dangling_prefix = np.r_[0, np.cumsum(self.dangling)]
+        self.content_prefix = np.r_[0, np.cumsum(content, dtype=np.int32)]
+        dangling = (self.kind == CALL) & self.has_id & (self.next_result < 0)
+        self.dangling_prefix = np.r_[0, np.cumsum(dangling, dtype=np.int32)]
         heads = (self.kind == RESULT) & self.has_id
-        self.after_heads = _next_false(heads, self.ends, g)
+        self.after_heads = _next_false(heads, self.ends, g).astype(np.int32)
+        del g
         res = np.flatnonzero(heads)
         self.results = (res, self.session[res], self.prev_call[res])
         self.dup_ids = _second_last_per_group(self.call_key, self.kind == CALL, self.session)
@@ -69,13 +71,14 @@ def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
         out[g] = values
         return out
 
-    kind = place(np.asarray(rows["kind"]), np.int8)
-    cost = place(np.asarray(rows["cost"]), np.int64)
-    call_key, has_id = _masked(rows["call_key"], g, n)
-    user_key, has_user = _masked(rows["user_key"], g, n)
-    turn_key, has_turn = _masked(rows["turn_key"], g, n)
-    by_g = np.repeat(np.arange(len(counts)), counts)
-    prev_call, next_result = _pairs(call_key, has_id, kind)
+    kind = place(np.asarray(rows.pop("kind")), np.int8)
+    cost = place(np.asarray(rows.pop("cost")), np.int64)
+    call_key, has_id = _masked(rows.pop("call_key"), g, n)
+    user_key, has_user = _masked(rows.pop("user_key"), g, n)
+    turn_key, has_turn = _masked(rows.pop("turn_key"), g, n)
+    rows.clear()
+    by_g = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+    prev_call, next_result = (a.astype(np.int32) for a in _pairs(call_key, has_id, kind))
     corpus = Corpus(offsets, by_g, kind, cost, has_id, prev_call, next_result,
                     user_key if has_user.any() else None,
                     turn_key if has_turn.any() else None, np.where(has_id, call_key, 0))

@@ -77,6 +77,14 @@ class SessionLog:
             chars=chars.to_numpy().astype(np.int64),
         )
 
+    def columns(self) -> tuple[list, list, list, list, list]:
+        """seq, sub, kind name, cost and call_id as Python lists (built once, for items)."""
+        if not hasattr(self, "_columns"):
+            self._columns = (self.seq.tolist(), self.sub.tolist(),
+                             [KINDS[k] for k in self.kind.tolist()], self.cost.tolist(),
+                             self.call_ids)
+        return self._columns
+
     def k0(self, budget: int) -> int:
         """The naive event cut: the smallest k with suffix(k) <= budget."""
         return int(np.searchsorted(-self.suffix, -budget, side="left"))

@@ -30,7 +30,7 @@ class Window:
     repaired: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Item:
     """One item of a view: an event of the log (``index``) or a synthetic one."""
 
@@ -122,30 +122,31 @@ def _pair_split(log: SessionLog, keep: np.ndarray, cut: int) -> bool:
 
 
 def _items(log, w, keep, orphan_result, orphan_call, placeholder_cost) -> list[Item]:
-    items: list[Item] = []
-
-    def event(i: int, pinned: bool = False) -> Item:
-        flags = (["orphan_result"] if orphan_result[i] else []) + (
-            ["orphan_call"] if orphan_call[i] else [])
-        return Item(i, int(log.seq[i]), int(log.sub[i]), KINDS[log.kind[i]], log.call_ids[i],
-                    int(log.cost[i]), pinned=pinned, flags=flags)
-
+    """The view's items in order: pinned SYSTEM events, front synthetic items, the rest
+    (each placeholder right after its CALL)."""
+    seq, sub, kind, cost, call_ids = log.columns()
+    flagged = {i: ["orphan_result"] for i in np.flatnonzero(orphan_result).tolist()}
+    for i in np.flatnonzero(orphan_call).tolist():
+        flagged.setdefault(i, []).append("orphan_call")
     kept = np.flatnonzero(keep)
-    if w.mask is not None and w.pinned:  # a mask with pinned SYSTEM events (spring-turns)
-        head = [i for i in kept if i < w.cut and log.is_system[i]]
-        rest = [i for i in kept if not (i < w.cut and log.is_system[i])]
-    elif w.mask is not None:
-        head, rest = [], list(kept)
-    else:
-        head, rest = [i for i in kept if i < w.cut], list(kept[kept >= w.cut])
-    items += [event(i, pinned=True) for i in head]
-    items += [Item(None, None, None, kind, None, cost, synthetic=True) for kind, cost in w.front]
+    pinned = np.zeros(0, dtype=np.int64)
+    if w.mask is None:
+        pinned, kept = kept[kept < w.cut], kept[kept >= w.cut]
+    elif w.pinned:  # a mask with pinned SYSTEM events (spring-turns with a kept preamble)
+        head = (kept < w.cut) & log.is_system[kept]
+        pinned, kept = kept[head], kept[~head]
+    items = [Item(i, seq[i], sub[i], kind[i], call_ids[i], cost[i], False, True,
+                  flagged.get(i, [])) for i in pinned.tolist()]
+    items += [Item(None, None, None, k, None, c, True) for k, c in w.front]
+    rest = [Item(i, seq[i], sub[i], kind[i], call_ids[i], cost[i], False, False,
+                 flagged.get(i, [])) for i in kept.tolist()]
+    if not w.placeholders:
+        return items + rest
     placeheld = set(w.placeholders)
-    for i in rest:
-        items.append(event(i))
-        if i in placeheld:
-            items.append(Item(None, None, None, "RESULT", log.call_ids[i], placeholder_cost,
-                              synthetic=True))
+    for item in rest:
+        items.append(item)
+        if item.index in placeheld:
+            items.append(Item(None, None, None, "RESULT", item.call_id, placeholder_cost, True))
     return items
 
 
