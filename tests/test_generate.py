@@ -8,7 +8,6 @@ import math
 import re
 
 import polars as pl
-import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, USER
+from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, USER, pairs_in_groups
 from explorer.model import ORDER_KEYS, CostSettings, Order
 from explorer.store import Db
 
@@ -103,27 +103,9 @@ def _masked(column, g: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 def _pairs(key: np.ndarray, has_id: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """AUDITS.md pairing over the corpus. Groups are (session, call id) by a 64-bit hash,
     sorted stably so that positions stay ascending within each group."""
-    n = len(kind)
-    prev_call = np.full(n, -1, dtype=np.int64)
-    next_result = np.full(n, -1, dtype=np.int64)
     idx = np.flatnonzero(has_id)
-    if not len(idx):
-        return prev_call, next_result
     order = idx[np.argsort(key[idx], kind="stable")]
-    ids = key[order]
-    group = np.cumsum(np.r_[True, ids[1:] != ids[:-1]]) - 1
-    same = np.r_[False, group[1:] == group[:-1]]
-    base = group * (n + 1)
-    run = np.maximum.accumulate(base + np.where(kind[order] == CALL, order + 1, 0))
-    prev_call[order] = np.where(same, np.r_[-1, run[:-1]] - base - 1, -1)
-    back = order[::-1]
-    back_group = group[::-1]
-    back_base = (group[-1] - back_group) * (n + 1)
-    step = np.arange(len(back))
-    run = np.maximum.accumulate(back_base + np.where(kind[back] == RESULT, step + 1, 0))
-    seen = np.where(np.r_[False, back_group[1:] == back_group[:-1]], np.r_[-1, run[:-1]] - back_base - 1, -1)
-    next_result[back] = np.where(seen >= 0, back[np.maximum(seen, 0)], -1)
-    return prev_call, next_result
+    return pairs_in_groups(kind, order, key[order])
 
 
 def _turn_start(is_user, start, session, g):

@@ -91,29 +91,35 @@ class SessionLog:
 
 
 def _pairs(kind: np.ndarray, call: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Nearest earlier CALL and nearest later RESULT of each event's call id (-1: none).
+    """Nearest earlier CALL and nearest later RESULT of each event's call id (-1: none)."""
+    has = np.flatnonzero((call >= 0) & ((kind == CALL) | (kind == RESULT)))
+    order = has[np.lexsort((has, call[has]))]
+    return pairs_in_groups(kind, order, call[order])
 
-    Events are grouped by call id (positions ascending); a running maximum whose key is
-    offset by the group number never carries a value from one group into the next.
+
+def pairs_in_groups(kind: np.ndarray, order: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AUDITS.md pairing, given the CALL/RESULT events with an id grouped by id (``ids``)
+    with positions ascending inside each group (``order``).
+
+    A running maximum whose key is offset by the group number never carries a value from
+    one group into the next: one pass forward finds the nearest earlier CALL, one pass
+    backward the nearest later RESULT.
     """
     n = len(kind)
     prev_call = np.full(n, -1, dtype=np.int64)
     next_result = np.full(n, -1, dtype=np.int64)
-    has = np.flatnonzero((call >= 0) & ((kind == CALL) | (kind == RESULT)))
-    if not len(has):
+    if not len(order):
         return prev_call, next_result
-    order = has[np.lexsort((has, call[has]))]
-    ids = call[order]
     group = np.cumsum(np.r_[True, ids[1:] != ids[:-1]]) - 1
     same = np.r_[False, group[1:] == group[:-1]]
     base = group * (n + 1)
     run = np.maximum.accumulate(base + np.where(kind[order] == CALL, order + 1, 0))
     prev_call[order] = np.where(same, np.r_[-1, run[:-1]] - base - 1, -1)
     back = order[::-1]
-    back_base = (group[-1] - group[::-1]) * (n + 1)
+    back_group = group[::-1]
+    back_base = (group[-1] - back_group) * (n + 1)
     step = np.arange(len(back))
     run = np.maximum.accumulate(back_base + np.where(kind[back] == RESULT, step + 1, 0))
-    back_group = group[::-1]
     same_back = np.r_[False, back_group[1:] == back_group[:-1]]
     seen = np.where(same_back, np.r_[-1, run[:-1]] - back_base - 1, -1)
     next_result[back] = np.where(seen >= 0, back[np.maximum(seen, 0)], -1)

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, SUMMARY, USER, SessionLog
-from explorer.model import KINDS
 
 
 @dataclass
