@@ -41,10 +41,6 @@ class FileReport:
     seq_assigned: bool = False
     skipped: bool = False  # already imported with the same content
 
-    def as_dict(self) -> dict:
-        return {k: getattr(self, k) for k in (
-            "path", "format", "records", "imported", "rejected", "duplicates", "events")}
-
 
 @dataclass
 class ImportReport:

@@ -49,10 +49,6 @@ class Item:
                 "flags": self.flags}
 
 
-METRIC_NAMES = ("cost", "over", "empty", "orphan_results", "orphan_calls", "pair_split",
-                "partial_dropped", "fallback", "repaired")
-
-
 def in_view(log: SessionLog, w: Window) -> np.ndarray:
     """Which events of the log the view holds."""
     if w.mask is not None:
