@@ -1,4 +1,5 @@
-"""The vectorized corpus sweep equals the sum of the per-session views, on every order."""
+"""The vectorized corpus sweep equals the sum of the per-session views, for every
+strategy, order and keep_latest_turn setting."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from explorer.cli import main
+from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.per_session import session_logs, sweep_by_sessions
 from explorer.compaction.sweep import FIGURES, VECTORIZED, sweep
 from explorer.demo import demo_paths
@@ -17,7 +19,7 @@ from explorer.store import Store
 from tests.helpers import load
 
 ORDERS = ("seq", "ts", "ts-unstable")
-BUDGETS = (1, 5, 12, 30, 80, 400)
+BUDGETS = (3, 12, 40, 400)
 
 row = st.fixed_dictionaries({
     "session_id": st.sampled_from(["a", "b", "c"]),
@@ -28,18 +30,25 @@ row = st.fixed_dictionaries({
     "tokens": st.integers(0, 20),
     "user_id": st.sampled_from([None, "u1", "u2"]),
     "turn": st.sampled_from([None, 1, 2]),
+    "message_id": st.sampled_from([None, None, "m1", "m2"]),
 })
+FRAMEWORK = ("spring-turns:1", "spring-events:2", "spring-tokens", "spring-summary:2",
+             "agentscope:2:1", "agentscope-tokens:2", "memory-window:3:1.x",
+             "memory-window:3:2.0")
 
 
-def _same(store) -> None:
+def _same(store, strategies=VECTORIZED + FRAMEWORK) -> None:
     for order in ORDERS:
-        fast = sweep(store, VECTORIZED, BUDGETS, order)
-        slow = sweep_by_sessions(session_logs(store, order, CostSettings()), VECTORIZED, BUDGETS)
-        for a, b in zip(fast, slow):
-            assert {k: a[k] for k in FIGURES} == {k: b[k] for k in FIGURES}, (order, a, b)
+        logs = session_logs(store, order, CostSettings())
+        for latest in (True, False):
+            settings = CompactionSettings(keep_latest_turn=latest)
+            fast = sweep(store, strategies, BUDGETS, order, settings=settings)
+            slow = sweep_by_sessions(logs, strategies, BUDGETS, settings)
+            for a, b in zip(fast, slow):
+                assert {k: a[k] for k in FIGURES} == {k: b[k] for k in FIGURES}, (order, a, b)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(row, min_size=1, max_size=30))
 def test_sweep_equals_per_session_views(tmp_path_factory, rows):
     path = tmp_path_factory.mktemp("logs") / "r.jsonl"

@@ -28,6 +28,8 @@ class Corpus:
     user_key: np.ndarray | None
     turn_key: np.ndarray | None
     call_key: np.ndarray
+    message_key: np.ndarray  # hash of message_id (0 where has_message is False)
+    has_message: np.ndarray
 
     def __post_init__(self) -> None:
         n_all = len(self.kind)
@@ -76,12 +78,14 @@ def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
     call_key, has_id = _masked(rows.pop("call_key"), g, n)
     user_key, has_user = _masked(rows.pop("user_key"), g, n)
     turn_key, has_turn = _masked(rows.pop("turn_key"), g, n)
+    message_key, has_message = _masked(rows.pop("message_key"), g, n)
     rows.clear()
     by_g = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
     prev_call, next_result = (a.astype(np.int32) for a in _pairs(call_key, has_id, kind))
     corpus = Corpus(offsets, by_g, kind, cost, has_id, prev_call, next_result,
                     user_key if has_user.any() else None,
-                    turn_key if has_turn.any() else None, np.where(has_id, call_key, 0))
+                    turn_key if has_turn.any() else None, np.where(has_id, call_key, 0),
+                    message_key, has_message)
     return corpus, len(counts)
 
 
@@ -100,11 +104,16 @@ def _masked(column, g: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return values, flags
 
 
-def _pairs(key: np.ndarray, has_id: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """AUDITS.md pairing over the corpus. Groups are (session, call id) by a 64-bit hash,
-    sorted stably so that positions stay ascending within each group."""
+def pair_order(key: np.ndarray, has_id: np.ndarray) -> np.ndarray:
+    """CALL/RESULT events with an id grouped by (session, call id) -- by a 64-bit hash of
+    the two -- sorted stably so that positions stay ascending within each group."""
     idx = np.flatnonzero(has_id)
-    order = idx[np.argsort(key[idx], kind="stable")]
+    return idx[np.argsort(key[idx], kind="stable")]
+
+
+def _pairs(key: np.ndarray, has_id: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AUDITS.md pairing over the corpus."""
+    order = pair_order(key, has_id)
     return pairs_in_groups(kind, order, key[order])
 
 

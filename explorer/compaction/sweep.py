@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from explorer.compaction import corpus_frameworks, mask_figures
 from explorer.compaction.corpus import Corpus, load
 from explorer.compaction.log import CALL, USER
 from explorer.compaction.per_session import session_logs, sweep_by_sessions
@@ -22,8 +23,11 @@ from explorer.store import Db
 FIGURES = ("windows", "kept_cost", "max_cost", "over_budget", "empty", "orphan_results",
            "orphan_calls", "pair_splits", "partial_dropped", "fallback", "repaired",
            "over_ratio", "mixed_windows", "window_turn_collisions", "window_duplicate_call_ids")
-#: Families computed over whole columns; the others go session by session for now.
+#: Families computed over whole columns with prefix sums; framework families with masks;
+#: ``recorded`` goes session by session for now.
 VECTORIZED = ("M0", "M1", "M2", "M3", "M4")
+FRAMEWORKS = ("spring-turns", "spring-events", "spring-tokens", "spring-summary",
+              "agentscope", "agentscope-tokens", "memory-window")
 
 
 class Stopped(Exception):
@@ -50,7 +54,10 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
             if strategy.family in VECTORIZED:
                 cut = _cut(corpus, strategy.family, budget)
                 row = figures(corpus, cut, budget, settings.placeholder_cost)
-            else:  # framework strategies: exact, one session at a time (not yet vectorized)
+            elif strategy.family in FRAMEWORKS:
+                decision = corpus_frameworks.cuts(corpus, strategy, budget, settings)
+                row = mask_figures.figures(corpus, decision, budget)
+            else:  # recorded: exact, one session at a time (not yet vectorized)
                 logs = logs if logs is not None else session_logs(db, order, cost_settings)
                 row = sweep_by_sessions(logs, [strategy.text], [budget], settings)[0]
             rows.append({"strategy": strategy.text, "budget": budget,
