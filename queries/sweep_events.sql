@@ -2,7 +2,7 @@
 -- 0-based position in the order being viewed (the ORDER marker holds its sort key), kind
 -- code, cost (FORMAT.md), and hashed keys: (session, call id) for CALL/RESULT events with
 -- an id, (session, user) and (session, turn) where user_id / turn are given (AUDITS.md key
--- collapse), and the message_id (framework strategies count messages). The caller places each row at offset(session) + pos: no final sort is needed.
+-- collapse), the message_id (framework strategies count messages) and the archived flag. The caller places each row at offset(session) + pos: no final sort is needed.
 WITH numbered AS (
     SELECT session_id, row_number() OVER (ORDER BY session_id) - 1 AS session_no
     FROM (SELECT DISTINCT session_id FROM events)
@@ -15,6 +15,7 @@ SELECT n.session_no,
          THEN hash(e.session_id, e.call_id) END AS call_key,
     CASE WHEN e.user_id IS NOT NULL THEN hash(e.session_id, e.user_id) END AS user_key,
     CASE WHEN e.message_id IS NOT NULL THEN hash(e.message_id) END AS message_key,
+    e.eid IN (SELECT eid FROM event_details WHERE archived) AS archived,
     CASE WHEN e.user_id IS NOT NULL AND e.turn IS NOT NULL
          THEN hash(e.session_id, e.turn) END AS turn_key
 FROM events e JOIN numbered n USING (session_id)

@@ -31,10 +31,11 @@ row = st.fixed_dictionaries({
     "user_id": st.sampled_from([None, "u1", "u2"]),
     "turn": st.sampled_from([None, 1, 2]),
     "message_id": st.sampled_from([None, None, "m1", "m2"]),
+    "archived": st.sampled_from([None, None, None, True]),
 })
 FRAMEWORK = ("spring-turns:1", "spring-events:2", "spring-tokens", "spring-summary:2",
              "agentscope:2:1", "agentscope-tokens:2", "memory-window:3:1.x",
-             "memory-window:3:2.0")
+             "memory-window:3:2.0", "recorded")
 
 
 def _same(store, strategies=VECTORIZED + FRAMEWORK) -> None:

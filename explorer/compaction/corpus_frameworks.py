@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.compaction.corpus import Corpus
-from explorer.compaction.log import RESULT, SYSTEM, USER
+from explorer.compaction.log import RESULT, SUMMARY, SYSTEM, USER
 from explorer.compaction.settings import CompactionSettings, Strategy
 
 
@@ -148,6 +148,20 @@ def cuts(c: Corpus, strategy: Strategy, budget: int, settings: CompactionSetting
         cut = _bound(c, ms, first_user_message)
         return _result(c, cut, raw, nothing) | {"partial": ~nothing & (cut > raw)}
     raise ValueError(f"{strategy.text!r} is not a framework strategy")
+
+
+def recorded(c: Corpus) -> dict:
+    """STRATEGIES.md "Recorded": the events not archived, where a session has archived
+    ones; else from its latest SUMMARY on; else the whole session. SYSTEM is not pinned."""
+    sessions = len(c.start)
+    any_archived = np.bincount(c.session, weights=c.archived, minlength=sessions) > 0
+    summaries = np.flatnonzero(c.kind == SUMMARY)
+    latest = c.start.copy()
+    np.maximum.at(latest, c.session[summaries], summaries)
+    cut = np.where(any_archived, c.start, latest)
+    out = _result(c, cut, cut, np.zeros(sessions, dtype=bool))
+    out["mask"] = np.where(any_archived[c.session], ~c.archived, np.arange(len(c.kind)) >= cut[c.session])
+    return out
 
 
 def _result(c: Corpus, cut, raw, nothing) -> dict:

@@ -56,7 +56,10 @@ def _grouped(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def view_mask(c: Corpus, decision: dict) -> np.ndarray:
-    """Events in view: the kept suffix, SYSTEM events before the cut, a kept preamble."""
+    """Events in view: the kept suffix, SYSTEM events before the cut, a kept preamble (or
+    the decision's own mask)."""
+    if "mask" in decision:
+        return decision["mask"]
     cut = decision["cut"][c.session]
     g = np.arange(len(c.kind))
     return (g >= cut) | (c.kind == SYSTEM) | (g < decision["preamble_end"][c.session])

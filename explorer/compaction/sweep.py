@@ -14,7 +14,6 @@ import numpy as np
 from explorer.compaction import corpus_frameworks, mask_figures
 from explorer.compaction.corpus import Corpus, load
 from explorer.compaction.log import CALL, USER
-from explorer.compaction.per_session import session_logs, sweep_by_sessions
 from explorer.compaction.settings import CompactionSettings, Strategy
 from explorer.model import CostSettings, Order
 from explorer.store import Db
@@ -23,8 +22,8 @@ from explorer.store import Db
 FIGURES = ("windows", "kept_cost", "max_cost", "over_budget", "empty", "orphan_results",
            "orphan_calls", "pair_splits", "partial_dropped", "fallback", "repaired",
            "over_ratio", "mixed_windows", "window_turn_collisions", "window_duplicate_call_ids")
-#: Families computed over whole columns with prefix sums; framework families with masks;
-#: ``recorded`` goes session by session for now.
+#: Families computed over whole columns with prefix sums; the others (framework families and
+#: ``recorded``) with per-event masks.
 VECTORIZED = ("M0", "M1", "M2", "M3", "M4")
 FRAMEWORKS = ("spring-turns", "spring-events", "spring-tokens", "spring-summary",
               "agentscope", "agentscope-tokens", "memory-window")
@@ -45,7 +44,6 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
     if any(b < 1 for b in budgets):
         raise ValueError("budgets are positive numbers of tokens")
     corpus, _ = load(db, order, cost_settings)
-    logs = None
     rows, total = [], len(parsed) * len(budgets)
     for strategy in parsed:
         for budget in budgets:
@@ -57,9 +55,8 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
             elif strategy.family in FRAMEWORKS:
                 decision = corpus_frameworks.cuts(corpus, strategy, budget, settings)
                 row = mask_figures.figures(corpus, decision, budget)
-            else:  # recorded: exact, one session at a time (not yet vectorized)
-                logs = logs if logs is not None else session_logs(db, order, cost_settings)
-                row = sweep_by_sessions(logs, [strategy.text], [budget], settings)[0]
+            else:  # recorded
+                row = mask_figures.figures(corpus, corpus_frameworks.recorded(corpus), budget)
             rows.append({"strategy": strategy.text, "budget": budget,
                          **{name: row[name] for name in FIGURES}})
             if progress:
