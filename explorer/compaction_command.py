@@ -7,7 +7,7 @@ import csv
 import json
 import sys
 
-from explorer.compaction import CompactionSettings, SessionLog, view
+from explorer.compaction import CompactionSettings, SessionLog, transforms, view
 from explorer.compaction.sweep import FIGURES, sweep
 from explorer.formats import LogFileError
 from explorer.ingest import import_paths, open_database
@@ -34,12 +34,25 @@ def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.A
                        help="keep_latest_turn off (spring-events/-tokens/-summary)")
         p.add_argument("--summary-cost", type=int, default=300, help="synthetic SUMMARY cost (300)")
         p.add_argument("--placeholder-cost", type=int, default=8, help="M2 placeholder cost (8)")
+        p.add_argument("--evict", action="store_true", help="tool result eviction (AgentScope)")
+        p.add_argument("--evict-chars", type=int, default=80_000,
+                       help="evict RESULTs over this many characters (80000)")
+        p.add_argument("--prune", action="store_true", help="tool result pruning (AgentScope)")
+        p.add_argument("--prune-protect", type=int, default=40_000,
+                       help="tokens of the newest RESULTs never pruned (40000)")
+        p.add_argument("--prune-minimum", type=int, default=20_000,
+                       help="prune only when the candidates total this many tokens (20000)")
+        p.add_argument("--prune-chars", type=int, default=2_000,
+                       help="prune RESULTs over this many characters (2000)")
 
 
 def _settings(args) -> CompactionSettings:
     return CompactionSettings(placeholder_cost=args.placeholder_cost,
                               summary_cost=args.summary_cost,
-                              keep_latest_turn=not args.no_latest_turn)
+                              keep_latest_turn=not args.no_latest_turn,
+                              evict=args.evict, evict_chars=args.evict_chars,
+                              prune=args.prune, prune_protect=args.prune_protect,
+                              prune_minimum=args.prune_minimum, prune_chars=args.prune_chars)
 
 
 def _open(args, command: str):
@@ -124,8 +137,9 @@ def run_view(args: argparse.Namespace) -> int:
         print(f"turnscope view: error: no session {args.session!r} in the input", file=sys.stderr)
         return 2
     try:
-        items, metrics = view(SessionLog.from_frame(args.session, frame), args.strategy,
-                              args.budget, _settings(args))
+        settings = _settings(args)
+        log = transforms.for_log(store, SessionLog.from_frame(args.session, frame), settings, costs)
+        items, metrics = view(log, args.strategy, args.budget, settings)
     except ValueError as exc:
         print(f"turnscope view: error: {exc}", file=sys.stderr)
         return 2

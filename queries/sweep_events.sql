@@ -7,7 +7,7 @@ WITH numbered AS (
     SELECT session_id, row_number() OVER (ORDER BY session_id) - 1 AS session_no
     FROM (SELECT DISTINCT session_id FROM events)
 )
-SELECT n.session_no,
+SELECT n.session_no, e.eid,
     row_number() OVER (PARTITION BY e.session_id ORDER BY /*ORDER*/) - 1 AS pos,
     CAST(enum_code(e.kind) AS TINYINT) AS kind,
     coalesce(e.tokens, floor(e.cjk_chars / $cjk_ratio + e.other_chars / $other_ratio + 0.5)::BIGINT) AS cost,

@@ -1,5 +1,5 @@
 """The vectorized corpus sweep equals the sum of the per-session views, for every
-strategy, order and keep_latest_turn setting."""
+strategy, order and setting (keep_latest_turn, the tool-result transforms)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,10 @@ row = st.fixed_dictionaries({
     "kind": st.sampled_from(["USER", "ASSISTANT", "CALL", "RESULT", "SYSTEM", "SUMMARY"]),
     "call_id": st.sampled_from([None, "x", "y", "z"]),
     "ts": st.one_of(st.none(), st.integers(0, 5)),
-    "tokens": st.integers(0, 20),
+    "tokens": st.one_of(st.none(), st.integers(0, 20)),
+    "chars": st.integers(0, 40),
+    "cjk": st.booleans(),
+    "tool": st.sampled_from([None, "bash", "read_file"]),
     "user_id": st.sampled_from([None, "u1", "u2"]),
     "turn": st.sampled_from([None, 1, 2]),
     "message_id": st.sampled_from([None, None, "m1", "m2"]),
@@ -38,18 +41,26 @@ FRAMEWORK = ("spring-turns:1", "spring-events:2", "spring-tokens", "spring-summa
              "memory-window:3:2.0", "recorded")
 
 
+SETTINGS = (
+    CompactionSettings(),
+    CompactionSettings(keep_latest_turn=False),
+    # The transforms, with thresholds small enough to act on these small logs.
+    CompactionSettings(evict=True, evict_chars=20, evict_keep=3, prune=True, prune_chars=8,
+                       prune_keep=2, prune_protect=6, prune_minimum=4),
+)
+
+
 def _same(store, strategies=VECTORIZED + FRAMEWORK) -> None:
     for order in ORDERS:
-        logs = session_logs(store, order, CostSettings())
-        for latest in (True, False):
-            settings = CompactionSettings(keep_latest_turn=latest)
+        for settings in SETTINGS:
+            logs = session_logs(store, order, CostSettings(), settings)
             fast = sweep(store, strategies, BUDGETS, order, settings=settings)
             slow = sweep_by_sessions(logs, strategies, BUDGETS, settings)
             for a, b in zip(fast, slow):
                 assert {k: a[k] for k in FIGURES} == {k: b[k] for k in FIGURES}, (order, a, b)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(row, min_size=1, max_size=30))
 def test_sweep_equals_per_session_views(tmp_path_factory, rows):
     path = tmp_path_factory.mktemp("logs") / "r.jsonl"

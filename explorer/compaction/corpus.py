@@ -31,6 +31,7 @@ class Corpus:
     message_key: np.ndarray  # hash of message_id (0 where has_message is False)
     has_message: np.ndarray
     archived: np.ndarray     # the writer marked the event as out of the model's view
+    eid: np.ndarray          # import position of each event (to join transform costs)
 
     def __post_init__(self) -> None:
         n_all = len(self.kind)
@@ -81,13 +82,14 @@ def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
     turn_key, has_turn = _masked(rows.pop("turn_key"), g, n)
     message_key, has_message = _masked(rows.pop("message_key"), g, n)
     archived = place(np.asarray(rows.pop("archived")), bool, False)
+    eid = place(np.asarray(rows.pop("eid")), np.int64)
     rows.clear()
     by_g = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
     prev_call, next_result = (a.astype(np.int32) for a in _pairs(call_key, has_id, kind))
     corpus = Corpus(offsets, by_g, kind, cost, has_id, prev_call, next_result,
                     user_key if has_user.any() else None,
                     turn_key if has_turn.any() else None, np.where(has_id, call_key, 0),
-                    message_key, has_message, archived)
+                    message_key, has_message, archived, eid)
     return corpus, len(counts)
 
 

@@ -58,7 +58,8 @@ def _build(c: Corpus) -> Messages:
     # A message: consecutive non-SYSTEM events (SYSTEM set aside) sharing a non-null id.
     b = np.flatnonzero(body)
     bs, key, has = c.session[b], c.message_key[b], c.has_message[b]
-    same = np.r_[False, (bs[1:] == bs[:-1]) & has[1:] & has[:-1] & (key[1:] == key[:-1])]
+    same = np.zeros(len(b), dtype=bool)
+    same[1:] = (bs[1:] == bs[:-1]) & has[1:] & has[:-1] & (key[1:] == key[:-1])
     starts = b[~same]
     msg_no = np.full(n, -1, dtype=np.int64)
     msg_no[b] = np.cumsum(~same) - 1

@@ -42,6 +42,8 @@ class SessionLog:
     call_ids: list            # the call_id strings (None when no id)
     tools: list
     chars: np.ndarray         # content length in code points (cjk + other)
+    eid: np.ndarray | None = None   # import positions (to find the event in the store)
+    notes: dict | None = None       # index -> "evicted" / "pruned" (transforms applied)
 
     def __post_init__(self) -> None:
         n = self.n = len(self.kind)
@@ -75,6 +77,7 @@ class SessionLog:
             archived=frame["archived"].fill_null(False).to_numpy().astype(bool),
             call_ids=frame["call_id"].to_list(), tools=frame["tool"].to_list(),
             chars=chars.to_numpy().astype(np.int64),
+            eid=frame["eid"].to_numpy().astype(np.int64),
         )
 
     def columns(self) -> tuple[list, list, list, list, list]:

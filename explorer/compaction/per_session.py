@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from explorer.compaction import view, window as decide
+from explorer.compaction import transforms, view, window as decide
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings, Strategy
 from explorer.compaction.window import in_view, key_collapse
@@ -14,10 +14,13 @@ from explorer.store import Db
 from explorer.turns import session_events
 
 
-def session_logs(db: Db, order: Order, cost_settings: CostSettings) -> list[SessionLog]:
-    """Every session of the database as a SessionLog, by session id."""
+def session_logs(db: Db, order: Order, cost_settings: CostSettings,
+                 settings: CompactionSettings = CompactionSettings()) -> list[SessionLog]:
+    """Every session of the database as a SessionLog, by session id (costs transformed
+    when the settings switch a transform on)."""
     names = [r[0] for r in db.run("session_names")]
-    return [SessionLog.from_frame(s, session_events(db, s, order, cost_settings)) for s in names]
+    return [transforms.for_log(db, SessionLog.from_frame(s, session_events(db, s, order, cost_settings)),
+                               settings, cost_settings) for s in names]
 
 
 def sweep_by_sessions(logs: list[SessionLog], strategies: Iterable[str], budgets: Iterable[int],

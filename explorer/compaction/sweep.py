@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from explorer.compaction import corpus_frameworks, mask_figures
+from explorer.compaction import corpus_frameworks, mask_figures, transforms
 from explorer.compaction.corpus import Corpus, load
 from explorer.compaction.log import CALL, USER
 from explorer.compaction.settings import CompactionSettings, Strategy
@@ -44,6 +44,7 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
     if any(b < 1 for b in budgets):
         raise ValueError("budgets are positive numbers of tokens")
     corpus, _ = load(db, order, cost_settings)
+    corpus = transforms.for_corpus(db, corpus, settings, cost_settings)
     rows, total = [], len(parsed) * len(budgets)
     for strategy in parsed:
         for budget in budgets:

@@ -120,7 +120,9 @@ def _items(log, w, keep, orphan_result, orphan_call, placeholder_cost) -> list[I
     """The view's items in order: pinned SYSTEM events, front synthetic items, the rest
     (each placeholder right after its CALL)."""
     seq, sub, kind, cost, call_ids = log.columns()
-    flagged = {i: ["orphan_result"] for i in np.flatnonzero(orphan_result).tolist()}
+    flagged = {i: [note] for i, note in (log.notes or {}).items()}
+    for i in np.flatnonzero(orphan_result).tolist():
+        flagged.setdefault(i, []).append("orphan_result")
     for i in np.flatnonzero(orphan_call).tolist():
         flagged.setdefault(i, []).append("orphan_call")
     kept = np.flatnonzero(keep)
