@@ -70,10 +70,10 @@ def test_spring_turns_keeps_the_preamble_and_the_last_turns(make_log):
     # (4); the preamble's ASSISTANT (1) stays, and so does the pinned SYSTEM event (0).
     w = cut_of(log, "spring-turns:2")
     assert (w.cut, w.partial_dropped) == (4, False)
-    # (A kept preamble is not a suffix, so the Window carries an explicit mask; evaluate()
-    # does not flag pinned items on that path, hence the comparison without "^".)
+    # (A kept preamble is not a suffix: the Window carries an explicit mask, and the SYSTEM
+    # event before the cut is still shown pinned, at the front.)
     names, metrics = described(log, "spring-turns:2")
-    assert [name.rstrip("^") for name in names] == ["0", "1", "4", "5", "6", "7", "8"]
+    assert names == ["0^", "1", "4", "5", "6", "7", "8"]
     assert metrics["cost"] == 70
     # At most N USER events: nothing happens.
     assert cut_of(log, "spring-turns:3").cut == 0
