@@ -46,8 +46,8 @@ class Corpus:
         # Positions and counts fit in 32 bits (a corpus under 2**31 events): half the memory.
         self.turn_start = _turn_start(self.kind == USER, self.start, self.session, g).astype(np.int32)
         self.next_user = _next_user(self.kind == USER, self.ends, g).astype(np.int32)
-        content = np.isin(self.kind, CONTENT_KINDS)
-        self.content_prefix = np.r_[0, np.cumsum(content, dtype=np.int32)]
+        self.content = np.isin(self.kind, CONTENT_KINDS)
+        self.content_prefix = np.r_[0, np.cumsum(self.content, dtype=np.int32)]
         dangling = (self.kind == CALL) & self.has_id & (self.next_result < 0)
         self.dangling_prefix = np.r_[0, np.cumsum(dangling, dtype=np.int32)]
         heads = (self.kind == RESULT) & self.has_id

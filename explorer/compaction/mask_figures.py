@@ -13,13 +13,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.compaction.corpus import Corpus, pair_order
-from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, SYSTEM
+from explorer.compaction.log import CALL, RESULT, SYSTEM
 
 
 @dataclass
 class _Groups:
     order: np.ndarray          # CALL/RESULT events with an id, by (session, call id), position
     starts: np.ndarray         # first element of each group in ``order``
+    index: np.ndarray          # group number of each element of ``order``
+    back_first: np.ndarray     # the same order reversed: where each group begins
+    back_index: np.ndarray
     group_of: np.ndarray       # N: group number of each event (-1: none)
     user_order: np.ndarray | None
     user_starts: np.ndarray | None
@@ -43,8 +46,12 @@ def _groups(c: Corpus) -> _Groups:
             key = np.where(both, (c.turn_key * np.uint64(0x9E3779B97F4A7C15)) ^ c.user_key, 0)
             pairs, pair_starts = _grouped(key)
             pair_turn = c.turn_key[pairs[pair_starts]]
-        c._groups = _Groups(order, starts, group_of, user_order, user_starts, pairs,
-                            pair_starts, pair_turn)
+        first = np.zeros(len(order), dtype=bool)
+        first[starts] = True
+        index = np.cumsum(first) - 1
+        back_first = np.r_[True, index[::-1][1:] != index[::-1][:-1]] if len(order) else first
+        c._groups = _Groups(order, starts, index, back_first, np.cumsum(back_first) - 1,
+                            group_of, user_order, user_starts, pairs, pair_starts, pair_turn)
     return c._groups
 
 
@@ -71,15 +78,13 @@ def figures(c: Corpus, decision: dict, budget: int) -> dict:
     sessions = len(c.start)
     cost = np.bincount(c.session, weights=np.where(mask, c.cost, 0), minlength=sessions)
     cost = cost.astype(np.int64) + decision["front"]
-    content = np.bincount(c.session, weights=mask & np.isin(c.kind, CONTENT_KINDS),
-                          minlength=sessions)
+    content = np.bincount(c.session, weights=mask & c.content, minlength=sessions)
     gr = _groups(c)
     kind, kept = c.kind[gr.order], mask[gr.order]
     calls = ((kind == CALL) & kept).astype(np.int64)
     results = ((kind == RESULT) & kept).astype(np.int64)
-    calls_before = _exclusive(calls, gr.starts)
-    ends = np.r_[gr.starts[1:] - 1, len(results) - 1] if len(gr.starts) else gr.starts
-    results_after = _exclusive(results[::-1], len(results) - 1 - ends)[::-1]
+    calls_before = _exclusive(calls, gr.starts, gr.index)
+    results_after = _exclusive(results[::-1], gr.back_first, gr.back_index)[::-1]
     kept_cost = int(cost.sum())
     return {
         "windows": sessions,
@@ -98,16 +103,13 @@ def figures(c: Corpus, decision: dict, budget: int) -> dict:
     }
 
 
-def _exclusive(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """For each element, the sum of the values before it in its group (groups begin at
-    ``starts``, which must be sorted)."""
+def _exclusive(values: np.ndarray, first, index: np.ndarray) -> np.ndarray:
+    """For each element, the sum of the values before it in its group (``first`` marks
+    where groups begin, as indices or a mask; ``index`` numbers each element's group)."""
     if not len(values):
         return values
-    total = np.cumsum(values)
-    first = np.zeros(len(values), dtype=bool)
-    first[np.sort(starts)] = True
-    base = (total - values)[first]
-    return total - values - base[np.cumsum(first) - 1]
+    before = np.cumsum(values) - values
+    return before - before[first][index]
 
 
 def _pair_splits(c: Corpus, decision: dict, mask, gr: _Groups, results) -> int:
