@@ -8,6 +8,7 @@ import json
 import sys
 
 from explorer.compaction import CompactionSettings, SessionLog, transforms, view
+from explorer.compaction.settings import EVICT_EXCLUDED, PRUNE_EXCLUDED
 from explorer.compaction.sweep import FIGURES, sweep
 from explorer.formats import LogFileError
 from explorer.ingest import import_paths, open_database
@@ -44,6 +45,14 @@ def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.A
                        help="prune only when the candidates total this many tokens (20000)")
         p.add_argument("--prune-chars", type=int, default=2_000,
                        help="prune RESULTs over this many characters (2000)")
+        p.add_argument("--evict-keep", type=int, default=2_000,
+                       help="an evicted RESULT keeps its first and last N characters (2000)")
+        p.add_argument("--prune-keep", type=int, default=1_000,
+                       help="a pruned RESULT keeps its first and last N characters (1000)")
+        p.add_argument("--evict-excluded", default=",".join(EVICT_EXCLUDED),
+                       help="comma-separated tools never evicted (AgentScope's list)")
+        p.add_argument("--prune-excluded", default=",".join(PRUNE_EXCLUDED),
+                       help="comma-separated tools never pruned (AgentScope's list)")
 
 
 def _settings(args) -> CompactionSettings:
@@ -52,7 +61,14 @@ def _settings(args) -> CompactionSettings:
                               keep_latest_turn=not args.no_latest_turn,
                               evict=args.evict, evict_chars=args.evict_chars,
                               prune=args.prune, prune_protect=args.prune_protect,
-                              prune_minimum=args.prune_minimum, prune_chars=args.prune_chars)
+                              prune_minimum=args.prune_minimum, prune_chars=args.prune_chars,
+                              evict_keep=args.evict_keep, prune_keep=args.prune_keep,
+                              evict_excluded=_tools(args.evict_excluded),
+                              prune_excluded=_tools(args.prune_excluded))
+
+
+def _tools(text: str) -> tuple[str, ...]:
+    return tuple(t.strip() for t in text.split(",") if t.strip())
 
 
 def _open(args, command: str):

@@ -75,3 +75,21 @@ def test_cjk_text_is_counted_from_the_kept_characters(store, tmp_path):
     log = SessionLog.from_frame("s", session_events(store, "s"))
     out = for_log(store, log, CompactionSettings(evict=True))
     assert int(out.cost[2]) == math.floor(4000 / 1.5 + len(EVICTION_NOTICE) / 4 + 0.5)
+
+
+def test_command_line_flags_reach_the_transforms(capsys, tmp_path):
+    from explorer.cli import main
+    rows = [{"session_id": "s", "seq": 1, "kind": "USER", "chars": 40},
+            {"session_id": "s", "seq": 2, "kind": "CALL", "call_id": "c", "tool": "read_file", "chars": 8},
+            {"session_id": "s", "seq": 3, "kind": "RESULT", "call_id": "c", "tool": "read_file",
+             "chars": 1000}]
+    path = jsonl(tmp_path / "f.jsonl", rows)
+    base = ["view", str(path), "--session", "s", "--strategy", "M0", "--budget", "100000",
+            "--json", "--evict", "--evict-chars", "500", "--evict-keep", "100"]
+    import json
+    assert main(base) == 0  # read_file is excluded by default: nothing evicted
+    assert json.loads(capsys.readouterr().out)["items"][2]["flags"] == []
+    assert main(base + ["--evict-excluded", ""]) == 0
+    item = json.loads(capsys.readouterr().out)["items"][2]
+    assert item["flags"] == ["evicted"]
+    assert item["cost"] == math.floor((200 + len(EVICTION_NOTICE)) / 4 + 0.5)
