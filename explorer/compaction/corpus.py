@@ -45,13 +45,13 @@ class Corpus:
         self.suffix_from = total[self.ends[self.session]] - total[g]
         # Positions and counts fit in 32 bits (a corpus under 2**31 events): half the memory.
         self.turn_start = _turn_start(self.kind == USER, self.start, self.session, g).astype(np.int32)
-        self.next_user = _next_user(self.kind == USER, self.ends, g).astype(np.int32)
+        self.next_user = next_flagged(self.kind == USER, self.ends).astype(np.int32)
         self.content = np.isin(self.kind, CONTENT_KINDS)
         self.content_prefix = np.r_[0, np.cumsum(self.content, dtype=np.int32)]
         dangling = (self.kind == CALL) & self.has_id & (self.next_result < 0)
         self.dangling_prefix = np.r_[0, np.cumsum(dangling, dtype=np.int32)]
         heads = (self.kind == RESULT) & self.has_id
-        self.after_heads = _next_false(heads, self.ends, g).astype(np.int32)
+        self.after_heads = next_flagged(~heads, self.ends).astype(np.int32)
         del g
         res = np.flatnonzero(heads)
         self.results = (res, self.session[res], self.prev_call[res])
@@ -128,17 +128,12 @@ def _turn_start(is_user, start, session, g):
     return np.maximum.accumulate(marks) if len(g) else marks
 
 
-def _next_user(is_user, ends, g):
-    """Global index of the first USER at or after g in its session (the session end if none)."""
-    marks = np.where(is_user, g, np.iinfo(np.int64).max)
-    last = ends[ends > 0] - 1
-    marks[last] = np.minimum(marks[last], ends[ends > 0])
-    return np.minimum.accumulate(marks[::-1])[::-1] if len(g) else marks
-
-
-def _next_false(flags, ends, g):
-    """Global index of the first event at or after g that is not flagged (or session end)."""
-    marks = np.where(flags, np.iinfo(np.int64).max, g)
+def next_flagged(flags: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Global index of the first flagged event at or after g in its session (the session
+    end if none). Each session's last event carries its end as a barrier, so a flag of the
+    next session never reaches back."""
+    g = np.arange(len(flags))
+    marks = np.where(flags, g, np.iinfo(np.int64).max)
     last = ends[ends > 0] - 1
     marks[last] = np.minimum(marks[last], ends[ends > 0])
     return np.minimum.accumulate(marks[::-1])[::-1] if len(g) else marks

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.compaction.corpus import Corpus
+from explorer.compaction.corpus import Corpus, next_flagged
 from explorer.compaction.log import RESULT, SUMMARY, SYSTEM, USER
 from explorer.compaction.settings import CompactionSettings, Strategy
 
@@ -48,10 +48,7 @@ def _build(c: Corpus) -> Messages:
     body = c.kind != SYSTEM
     body_total = np.r_[0, np.cumsum(np.where(body, c.cost, 0))]
     body_suffix = body_total[c.ends[c.session]] - body_total[g]
-    marks = np.where(body, g, np.iinfo(np.int64).max)
-    last = c.ends[c.ends > 0] - 1
-    marks[last] = np.minimum(marks[last], c.ends[c.ends > 0])
-    body_next = np.minimum.accumulate(marks[::-1])[::-1] if n else marks
+    body_next = next_flagged(body, c.ends)
     first_body = np.where(c.sizes > 0, body_next[np.minimum(c.start, max(n - 1, 0))], c.ends)
     users = np.flatnonzero(c.kind == USER)
     user_count = np.bincount(c.session[users], minlength=sessions)
