@@ -16,6 +16,7 @@ from explorer.generate import generate
 from explorer.ingest import Cancelled, import_paths
 from explorer.model import Order
 from explorer.store import StoreError
+from explorer.turns import session_events
 from widgets.app import make_window, run
 from widgets.sessions_model import COLUMNS, SessionsModel
 from widgets.tasks import import_task
@@ -277,3 +278,13 @@ def test_an_unusable_database_is_reported(qapp, tmp_path, monkeypatch):
     monkeypatch.setattr(QMessageBox, "exec", fake_exec)
     assert run([], db=str(bad)) == 2
     assert shown and str(bad) in shown[0]
+
+
+def test_selecting_a_session_shows_its_turn_tree(qtbot, faulty_file):
+    window = loaded_window(qtbot, [faulty_file])
+    window.table.setCurrentIndex(window.proxy.index(3, 0))
+    session = window.proxy.index(3, 0).data()
+    tree = window.session_panel.model
+    frame = session_events(window.store, session, Order.SEQ)
+    assert tree.rowCount() == frame["turn_no"].n_unique()
+    assert window.session_panel.title.text().startswith(f"{session}: {frame.height:,} events")

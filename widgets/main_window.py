@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFileDialog, QLabel, QLineEdit, QMainWindow, QMessageBox,
-    QProgressBar, QPushButton, QSizePolicy, QToolBar, QVBoxLayout, QWidget,
+    QProgressBar, QPushButton, QSizePolicy, QSplitter, QToolBar, QVBoxLayout, QWidget,
 )
 
 from explorer.ingest import ImportReport
@@ -20,17 +20,13 @@ from explorer.model import Order
 from explorer.store import Store
 from widgets.sessions_filter import SessionsFilter
 from widgets.sessions_model import SessionsModel
+from widgets.session_panel import SessionPanel
 from widgets.sessions_view import SessionsView
 from widgets.tasks import AuditResult, audit_task, import_summary, import_task
+from widgets.texts import LOG_FILTER, ORDER_TEXT
 from widgets.totals_strip import TotalsStrip
 from widgets.workers import JobPool, Worker
 
-ORDER_TEXT = {
-    Order.SEQ: "Append order (seq, sub): how the log was written.",
-    Order.TS: "Timestamp order, ties broken by append order.",
-    Order.TS_UNSTABLE: "Timestamp order with ties reversed: what an unstable sort may show.",
-}
-LOG_FILTER = "Session logs (*.jsonl *.ndjson *.jsonl.gz *.ndjson.gz *.parquet *.csv);;All files (*)"
 
 
 class MainWindow(QMainWindow):
@@ -119,11 +115,16 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 0, 4, 0)
         self.totals = TotalsStrip(central)
-        self.table = SessionsView(central)
+        split = QSplitter(Qt.Orientation.Vertical, central)
+        self.table = SessionsView(split)
         self.table.setModel(self.proxy)
         self.table.fit_columns()
+        self.session_panel = SessionPanel(split)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
         layout.addWidget(self.totals)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(split, 1)
+        self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.setCentralWidget(central)
         self.proxy.modelReset.connect(self._on_proxy_rows_changed)
         self.proxy.layoutChanged.connect(self._on_proxy_rows_changed)
@@ -262,6 +263,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Audit failed: {reason}")
 
     @Slot(bool)
+    def _on_table_current_changed(self, current, _previous) -> None:
+        if current.isValid():
+            row = self.proxy.mapToSource(current).row()
+            self.session_panel.show_session(self.store, self.model.session_id(row), self.order)
+
     def _on_jobs_busy_changed(self, busy: bool) -> None:
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)

@@ -1,0 +1,36 @@
+"""Per-event marks equal the findings of the corpus audit, session by session."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+from explorer import audits
+from explorer.demo import demo_paths
+from explorer.marks import MARKS, event_marks
+from explorer.turns import session_events
+from tests.helpers import load
+
+PAIR_RULES = ("tie_inversions", "clock_regressions")
+
+
+@pytest.mark.parametrize("order", ["seq", "ts", "ts-unstable"])
+def test_marks_match_findings(store, order):
+    load(store, *demo_paths())
+    expected = defaultdict(set)
+    for f in audits.findings(store, order):
+        if f["rule"] not in MARKS:
+            continue
+        events = f["events"][-1:] if f["rule"] in PAIR_RULES else f["events"]
+        for e in events:
+            expected[(f["session_id"], f["rule"])].add((e["seq"], e["sub"]))
+    sessions = {s for s, _ in expected} | {"s000000", "k0000"}
+    found = defaultdict(set)
+    for session in sessions:
+        frame = session_events(store, session, order)
+        for (seq, sub), marks in zip(frame.select("seq", "sub").rows(), event_marks(frame)):
+            for rule in marks:
+                found[(session, rule)].add((seq, sub))
+    assert found == expected
+    assert {rule for _, rule in found} >= {"orphan_results", "dangling_calls", "turn_collisions"}
