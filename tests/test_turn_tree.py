@@ -61,3 +61,18 @@ def test_demo_session_model(qtmodeltester, store):
                  for r in range(model.rowCount()) for c in range(model.rowCount(model.index(r, 0))))
     assert shown + nested == frame.height  # every event once
     qtmodeltester.check(model)
+
+
+def test_event_detail_is_plain_text(qtbot, store, tmp_path):
+    from widgets.session_panel import SessionPanel
+    load(store, jsonl(tmp_path / "d.jsonl", ROWS))
+    panel = SessionPanel()
+    qtbot.addWidget(panel)
+    panel.show_session(store, "s", "seq")
+    turn = panel.model.index(1, 0)
+    if panel.model.canFetchMore(turn):
+        panel.model.fetchMore(turn)
+    panel.tree.setCurrentIndex(panel.model.index(0, 0, turn))
+    text = panel.detail.toPlainText()
+    assert "kind: USER" in text and "<b>hello</b> there" in text
+    assert "cost: 5 tokens (estimated from the content)" in text

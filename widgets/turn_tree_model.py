@@ -77,6 +77,10 @@ class TurnTreeModel(QAbstractItemModel):
     def node(self, index: Index) -> Node:
         return index.internalPointer() if index.isValid() else self._root
 
+    def event(self, row: int) -> dict:
+        """One row of the session frame, as a dict."""
+        return self._frame.row(row, named=True)
+
     def frame_row(self, index: Index) -> int | None:
         """The row of the session frame an index shows (None for a turn)."""
         return self.node(index).row
