@@ -52,10 +52,10 @@ SETTINGS = (
 
 def _same(store, strategies=VECTORIZED + FRAMEWORK) -> None:
     for order in ORDERS:
-        for settings in SETTINGS:
-            logs = session_logs(store, order, CostSettings(), settings)
-            fast = sweep(store, strategies, BUDGETS, order, settings=settings)
-            slow = sweep_by_sessions(logs, strategies, BUDGETS, settings)
+        for config in SETTINGS:
+            logs = session_logs(store, order, CostSettings(), config)
+            fast = sweep(store, strategies, BUDGETS, order, settings=config)
+            slow = sweep_by_sessions(logs, strategies, BUDGETS, config)
             for a, b in zip(fast, slow):
                 assert {k: a[k] for k in FIGURES} == {k: b[k] for k in FIGURES}, (order, a, b)
 
