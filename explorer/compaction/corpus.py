@@ -44,7 +44,7 @@ class Corpus:
         self.total = total
         self.suffix_from = total[self.ends[self.session]] - total[g]
         # Positions and counts fit in 32 bits (a corpus under 2**31 events): half the memory.
-        self.turn_start = _turn_start(self.kind == USER, self.start, self.session, g).astype(np.int32)
+        self.turn_start = _turn_start(self.kind == USER, self.start).astype(np.int32)
         self.next_user = next_flagged(self.kind == USER, self.ends).astype(np.int32)
         self.content = np.isin(self.kind, CONTENT_KINDS)
         self.content_prefix = np.r_[0, np.cumsum(self.content, dtype=np.int32)]
@@ -121,11 +121,13 @@ def _pairs(key: np.ndarray, has_id: np.ndarray, kind: np.ndarray) -> tuple[np.nd
     return pairs_in_groups(kind, order, key[order])
 
 
-def _turn_start(is_user, start, session, g):
-    """Global index of the USER opening the turn of g (its session's start: preamble)."""
-    marks = np.where(is_user, g, -1)
-    marks[start[start < len(g)]] = np.maximum(marks[start[start < len(g)]], start[start < len(g)])
-    return np.maximum.accumulate(marks) if len(g) else marks
+def _turn_start(is_user, start):
+    """Global index of the USER opening the turn of g (its session's start: preamble).
+    Each session's first event carries its start as a floor, so a USER of the previous
+    session never reaches forward."""
+    marks = np.where(is_user, np.arange(len(is_user)), -1)
+    marks[start] = np.maximum(marks[start], start)
+    return np.maximum.accumulate(marks) if len(marks) else marks
 
 
 def next_flagged(flags: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -155,30 +157,38 @@ def _second_last_per_group(key, member, session):
     return session[chosen], chosen
 
 
-def _second_largest_in_session(lasts, session, n_sessions):
-    """Per session, the second-largest of the given positions (-1 when it has fewer)."""
-    out = np.full(n_sessions, -1, dtype=np.int64)
-    lasts = lasts[np.lexsort((-lasts, session[lasts]))]
-    s = session[lasts]
-    pick = (np.arange(len(s)) - np.searchsorted(s, s)) == 1
-    out[s[pick]] = lasts[pick]
-    return out
+def turn_user_key(turn_key: np.ndarray, user_key: np.ndarray) -> np.ndarray:
+    """One hashed key per (session, logged turn, user) from the two hashed keys."""
+    return (turn_key * np.uint64(0x9E3779B97F4A7C15)) ^ user_key
+
+
+def _second_largest(positions: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """For each owner key (aligned with ``positions``), the second-largest of its positions;
+    owners with fewer than two positions give none."""
+    order = np.lexsort((-positions, owner))
+    owners = owner[order]
+    pick = (np.arange(len(owners)) - np.searchsorted(owners, owners)) == 1
+    return positions[order][pick]
 
 
 def _group_lasts(keys, positions):
     """The last position of each key group (positions ascending)."""
-    order = positions[np.argsort(keys, kind="stable")]
-    k = keys[np.argsort(keys, kind="stable")]
-    return order[np.r_[k[1:] != k[:-1], True]] if len(k) else order
+    by_key = np.argsort(keys, kind="stable")
+    k = keys[by_key]
+    return positions[by_key][np.r_[k[1:] != k[:-1], True]] if len(k) else positions
 
 
 def _mixed_positions(user_key, session, n_sessions):
     """Per session, the second-largest of its users' last positions (-1: under two users):
     a suffix view holds two users once it reaches back to that position."""
+    out = np.full(n_sessions, -1, dtype=np.int64)
     if user_key is None:
-        return np.full(n_sessions, -1, dtype=np.int64)
+        return out
     idx = np.flatnonzero(user_key != 0)
-    return _second_largest_in_session(_group_lasts(user_key[idx], idx), session, n_sessions)
+    lasts = _group_lasts(user_key[idx], idx)
+    chosen = _second_largest(lasts, session[lasts])
+    out[session[chosen]] = chosen
+    return out
 
 
 def _turn_collision_positions(turn_key, user_key, session):
@@ -187,10 +197,16 @@ def _turn_collision_positions(turn_key, user_key, session):
     if turn_key is None or user_key is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     idx = np.flatnonzero(turn_key != 0)
-    pair = (turn_key[idx] * np.uint64(0x9E3779B97F4A7C15)) ^ user_key[idx]
-    lasts = _group_lasts(pair, idx)                       # last position per (turn, user)
-    tk = turn_key[lasts]
-    lasts = lasts[np.lexsort((-lasts, tk))]
-    tk = turn_key[lasts]
-    pick = (np.arange(len(tk)) - np.searchsorted(tk, tk)) == 1
-    return session[lasts[pick]], lasts[pick]
+    lasts = _group_lasts(turn_user_key(turn_key[idx], user_key[idx]), idx)  # per (turn, user)
+    chosen = _second_largest(lasts, turn_key[lasts])
+    return session[chosen], chosen
+
+
+def cost_figures(cost: np.ndarray, budget: int) -> dict:
+    """The figures that come from the view costs alone: windows (one view per session),
+    kept_cost, max_cost, over_budget and over_ratio = kept_cost / (B x windows)."""
+    windows, kept = len(cost), int(cost.sum())
+    return {"windows": windows, "kept_cost": kept,
+            "max_cost": int(cost.max()) if windows else 0,
+            "over_budget": int(np.count_nonzero(cost > budget)),
+            "over_ratio": round(kept / (budget * windows), 6) if windows else 0.0}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.compaction.corpus import Corpus, pair_order
+from explorer.compaction.corpus import Corpus, cost_figures, pair_order, turn_user_key
 from explorer.compaction.log import CALL, RESULT, SYSTEM
 
 
@@ -43,7 +43,7 @@ def _groups(c: Corpus) -> _Groups:
             user_order, user_starts = _grouped(c.user_key)
         if c.turn_key is not None and c.user_key is not None:
             both = (c.turn_key != 0) & (c.user_key != 0)
-            key = np.where(both, (c.turn_key * np.uint64(0x9E3779B97F4A7C15)) ^ c.user_key, 0)
+            key = np.where(both, turn_user_key(c.turn_key, c.user_key), 0)
             pairs, pair_starts = _grouped(key)
             pair_turn = c.turn_key[pairs[pair_starts]]
         first = np.zeros(len(order), dtype=bool)
@@ -85,12 +85,8 @@ def figures(c: Corpus, decision: dict, budget: int) -> dict:
     results = ((kind == RESULT) & kept).astype(np.int64)
     calls_before = _exclusive(calls, gr.starts, gr.index)
     results_after = _exclusive(results[::-1], gr.back_first, gr.back_index)[::-1]
-    kept_cost = int(cost.sum())
     return {
-        "windows": sessions,
-        "kept_cost": kept_cost,
-        "max_cost": int(cost.max()) if sessions else 0,
-        "over_budget": int(np.count_nonzero(cost > budget)),
+        **cost_figures(cost, budget),
         "empty": int(np.count_nonzero(content == 0)),
         "orphan_results": int(np.count_nonzero((kind == RESULT) & kept & (calls_before == 0))),
         "orphan_calls": int(np.count_nonzero((kind == CALL) & kept & (results_after == 0))),
@@ -98,7 +94,6 @@ def figures(c: Corpus, decision: dict, budget: int) -> dict:
         "partial_dropped": int(np.count_nonzero(decision["partial"])),
         "fallback": 0,
         "repaired": 0,
-        "over_ratio": round(kept_cost / (budget * sessions), 6) if sessions else 0.0,
         **_key_collapse(c, mask, gr, calls),
     }
 

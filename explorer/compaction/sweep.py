@@ -12,7 +12,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from explorer.compaction import corpus_frameworks, mask_figures, transforms
-from explorer.compaction.corpus import Corpus, load
+from explorer.compaction.corpus import Corpus, cost_figures, load
 from explorer.compaction.log import CALL, USER
 from explorer.compaction.settings import CompactionSettings, Strategy
 from explorer.model import CostSettings, Order
@@ -113,7 +113,6 @@ def _repair(c: Corpus, k1: np.ndarray) -> dict:
 def figures(c: Corpus, cut: dict, budget: int, placeholder_cost: int) -> dict:
     """The corpus figures of one (strategy, budget), from every session's cut."""
     k, ends, start = cut["cut"], c.ends, c.start
-    n_sessions = len(start)
     placeholders = cut["placeholders"]
     cost = c.total[ends] - c.total[k] + placeholder_cost * placeholders
     res_g, res_session, res_prev = c.results
@@ -124,13 +123,8 @@ def figures(c: Corpus, cut: dict, budget: int, placeholder_cost: int) -> dict:
     split = (k > start) & (c.kind[before] == CALL) & c.has_id[before] & (c.next_result[before] >= k)
     dup_session, dup_pos = c.dup_ids
     turn_session, turn_pos = c.turn_groups
-    windows = n_sessions
-    kept = int(cost.sum())
     return {
-        "windows": windows,
-        "kept_cost": kept,
-        "max_cost": int(cost.max()) if n_sessions else 0,
-        "over_budget": int(np.count_nonzero(cost > budget)),
+        **cost_figures(cost, budget),
         "empty": int(np.count_nonzero(c.content_prefix[ends] - c.content_prefix[k] == 0)),
         "orphan_results": orphan_results,
         "orphan_calls": int(dangling.sum()),
@@ -138,7 +132,6 @@ def figures(c: Corpus, cut: dict, budget: int, placeholder_cost: int) -> dict:
         "partial_dropped": int(np.count_nonzero(cut["partial"])),
         "fallback": int(np.count_nonzero(cut["fallback"])),
         "repaired": int(cut.get("repaired", np.zeros(1, dtype=np.int64)).sum()),
-        "over_ratio": round(kept / (budget * windows), 6) if windows else 0.0,
         "mixed_windows": int(np.count_nonzero(c.mixed >= k)),
         "window_turn_collisions": int(np.count_nonzero(turn_pos >= k[turn_session])),
         "window_duplicate_call_ids": int(np.count_nonzero(dup_pos >= k[dup_session])),
