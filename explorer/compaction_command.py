@@ -74,18 +74,15 @@ def _tools(text: str) -> tuple[str, ...]:
 def _open(args, command: str):
     """The store with the inputs imported, or an exit status after printing why not."""
     if not args.paths and not args.db:
-        print(f"turnscope {command}: error: give at least one PATH (or --demo), or --db PATH",
-              file=sys.stderr)
-        return None, 2
+        return None, _error(command, "give at least one PATH (or --demo), or --db PATH")
     try:
         store, rebuilt = open_database(args.db)
     except StoreError as exc:
-        print(f"turnscope {command}: error: {exc}", file=sys.stderr)
-        return None, 2
+        return None, _error(command, str(exc))
     report = import_paths(store, args.paths)
     errors: list[LogFileError] = (list(rebuilt.errors) if rebuilt else []) + report.errors
     for exc in errors:
-        print(f"turnscope {command}: error: {exc}", file=sys.stderr)
+        _error(command, str(exc))
     if report.rejected:
         print(f"turnscope {command}: warning: {report.rejected} input line(s) rejected "
               f"(see turnscope audit)", file=sys.stderr)
@@ -100,16 +97,14 @@ def run_sweep(args: argparse.Namespace) -> int:
         budgets = [int(b) for b in args.budgets.split(",") if b]
         costs = CostSettings(args.cjk_ratio, args.other_ratio)
     except ValueError as exc:
-        print(f"turnscope sweep: error: {exc}", file=sys.stderr)
-        return 2
+        return _error("sweep", str(exc))
     store, status = _open(args, "sweep")
     if store is None:
         return status
     try:
         rows = sweep(store, strategies, budgets, Order(args.order), costs, _settings(args))
     except ValueError as exc:
-        print(f"turnscope sweep: error: {exc}", file=sys.stderr)
-        return 2
+        return _error("sweep", str(exc))
     if args.json:
         print(json.dumps(rows))
     elif args.csv:
@@ -119,6 +114,12 @@ def run_sweep(args: argparse.Namespace) -> int:
     else:
         _print_table(rows, budgets)
     return status
+
+
+def _error(command: str, message: str) -> int:
+    """Say what went wrong on stderr; the exit status of a failed command."""
+    print(f"turnscope {command}: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _cell(value):
@@ -143,22 +144,19 @@ def run_view(args: argparse.Namespace) -> int:
         if args.budget < 1:
             raise ValueError("the budget is a positive number of tokens")
     except ValueError as exc:
-        print(f"turnscope view: error: {exc}", file=sys.stderr)
-        return 2
+        return _error("view", str(exc))
     store, status = _open(args, "view")
     if store is None:
         return status
     frame = session_events(store, args.session, Order(args.order), costs)
     if frame.height == 0:
-        print(f"turnscope view: error: no session {args.session!r} in the input", file=sys.stderr)
-        return 2
+        return _error("view", f"no session {args.session!r} in the input")
     try:
         settings = _settings(args)
         log = transforms.for_log(store, SessionLog.from_frame(args.session, frame), settings, costs)
         items, metrics = view(log, args.strategy, args.budget, settings)
     except ValueError as exc:
-        print(f"turnscope view: error: {exc}", file=sys.stderr)
-        return 2
+        return _error("view", str(exc))
     metrics = {k: (bool(v) if isinstance(v, bool) or type(v).__name__ == "bool_" else v)
                for k, v in metrics.items()}
     if args.json:
