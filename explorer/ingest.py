@@ -54,7 +54,7 @@ class ImportReport:
         return sum(f.rejected for f in self.files)
 
 
-def file_hash(path: Path, progress: ProgressHook | None = None) -> str:
+def file_hash(path: Path) -> str:
     """SHA-256 of the file's bytes: a file already imported with this hash is skipped."""
     digest = hashlib.sha256()
     with open(path, "rb") as fh:

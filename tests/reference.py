@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-KIND_RANK = {"seq": None}
-
 
 def order_events(events: list[dict], order: str) -> list[dict]:
     """Events of one session in the viewed order. Each event has seq, sub, eid, ts."""
