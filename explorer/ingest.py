@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 import queries
 from explorer import coerce, formats
 from explorer.formats import LogFileError
-from explorer.store import Db, Store
+from explorer.store import Db, Store, bump_data_version
 from explorer.tokens import NON_CJK_RE2
 
 ProgressHook = Callable[[int, int], None]
@@ -110,6 +110,7 @@ def import_file(
             store.run("clear_conflicts")
             store.run("rebuild_conflicts")
         report = _load(store, path, reader, digest, progress, should_stop)
+        bump_data_version(store)
         store.con.execute("COMMIT")
     except BaseException:
         store.con.execute("ROLLBACK")

@@ -134,6 +134,18 @@ class Store(Db):
             self.run(name)
 
 
+def data_version(db: Db) -> int:
+    """A number that changes whenever the events change (each file imported): what caches
+    of derived tables (the audit table, the findings) are keyed by."""
+    found = db.one("get_meta", key="data_version").get("value")
+    return int(found) if found is not None else 0
+
+
+def bump_data_version(db: Db) -> None:
+    """Record that the events changed (inside the import's transaction)."""
+    db.run("set_meta", key="data_version", value=str(data_version(db) + 1))
+
+
 def _open_error(path: Path | None, exc: Exception) -> str:
     text = str(exc)
     if "lock" in text.lower():
