@@ -1,0 +1,46 @@
+"""Everything the window shows about one session, loaded at once (off the GUI thread).
+
+The frame, its per-event marks and its :class:`SessionLog` share their rows: row ``i`` of
+the frame is event ``i`` of the log, in the order being viewed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from explorer.compaction import transforms
+from explorer.compaction.log import SessionLog
+from explorer.compaction.settings import CompactionSettings
+from explorer.marks import event_marks
+from explorer.model import CostSettings, Order
+from explorer.store import Db
+from explorer.turns import session_events
+
+
+@dataclass(frozen=True)
+class SessionData:
+    """One session read in one order with one cost and compaction setting."""
+
+    session_id: str
+    order: Order
+    cost_settings: CostSettings
+    settings: CompactionSettings
+    frame: pl.DataFrame            # explorer.turns.session_events
+    marks: list[frozenset[str]]    # explorer.marks.event_marks, per frame row
+    log: SessionLog                # costs after the transforms the settings switch on
+
+    @property
+    def turns(self) -> int:
+        return self.frame["turn_no"].n_unique() if self.frame.height else 0
+
+
+def load_session(db: Db, session_id: str, order: Order = Order.SEQ,
+                 cost_settings: CostSettings = CostSettings(),
+                 settings: CompactionSettings = CompactionSettings()) -> SessionData:
+    """Read one session (one indexed query, plus one for the transforms when they are on)."""
+    frame = session_events(db, session_id, Order(order), cost_settings)
+    log = transforms.for_log(db, SessionLog.from_frame(session_id, frame), settings, cost_settings)
+    return SessionData(session_id, Order(order), cost_settings, settings, frame,
+                       event_marks(frame), log)
