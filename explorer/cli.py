@@ -9,7 +9,7 @@ from typing import Sequence
 
 from explorer.model import Order
 
-SUBCOMMANDS = ("audit", "generate", "sweep", "view")
+SUBCOMMANDS = ("audit", "generate", "screenshot", "sweep", "view")
 _DISPLAY_HELP = (
     "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
     "  Run it under a virtual display:  xvfb-run -a turnscope [PATH...]\n"
@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
         _ratio_args(p)
     from explorer.compaction_command import add_arguments
     add_arguments(sweep, view)
+    _screenshot_args(sub.add_parser(
+        "screenshot", help="render the window offscreen to a PNG (demo data without paths)"))
     gen = sub.add_parser("generate", help="write a synthetic corpus (JSONL, .jsonl.gz, Parquet or CSV)")
     gen.add_argument("out", metavar="OUT")
     for flag, kind, default, text in (
@@ -67,6 +69,22 @@ def build_parser() -> argparse.ArgumentParser:
         gen.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
     gen.add_argument("--text", action="store_true", help="write real-looking text instead of chars+cjk")
     return parser
+
+
+def _screenshot_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("out", metavar="OUT.png", help="the PNG file to write")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="log files (default: --demo)")
+    p.add_argument("--db", metavar="PATH", help="DuckDB file to open or import into")
+    p.add_argument("--session", metavar="ID", help="the session to select (default: the first "
+                   "session with a finding)")
+    p.add_argument("--strategy", metavar="S", default="M1",
+                   help="the previewed strategy, as in `sweep` (default M1)")
+    p.add_argument("--budget", metavar="B", type=int, default=2_000,
+                   help="the previewed budget in tokens (default 2000)")
+    p.add_argument("--size", metavar="WxH", default="1600x1000", help="window size (1600x1000)")
+    p.add_argument("--tab", choices=("session", "sweep"), default="session",
+                   help="the tab shown; sweep runs the corpus sweep first")
+    _order_arg(p)
 
 
 def _gui_parser() -> argparse.ArgumentParser:
@@ -87,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_audit(args)
         if args.command == "generate":
             return _run_generate(args)
+        if args.command == "screenshot":
+            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+            from widgets.screenshot import run_screenshot
+            return run_screenshot(args)
         if args.command in ("sweep", "view"):
             from explorer import compaction_command
             return (compaction_command.run_sweep if args.command == "sweep"

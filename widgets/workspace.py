@@ -1,0 +1,133 @@
+"""The session workspace: the turn tree and detail (centre), the compaction preview and the
+cost plot (right), kept in step: one budget, one overlay, one session loaded off-thread.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+
+from explorer.model import Order
+from explorer.session_data import SessionData
+from explorer.store import Store
+from widgets.cost_plot import SessionCostPlot
+from widgets.preview_panel import PreviewPanel
+from widgets.session_loader import SessionLoader
+from widgets.session_panel import SessionPanel
+from widgets.workers import JobPool
+
+
+class Workspace(QWidget):
+    """One session at a time: ``show_session(id)`` loads it in the background, then the tree,
+    the preview and the plot show it. The preview's budget and the plot's line move together.
+
+    Signals:
+        session_shown(str): the session is loaded and shown (with its preview applied).
+        order_changed(object): the user picked another order in the preview panel.
+        settings_changed(): the token ratios or the transforms changed (the audit and the
+            sweep read the ratios).
+    """
+
+    session_shown = Signal(str)
+    order_changed = Signal(object)
+    settings_changed = Signal()
+
+    def __init__(self, store: Store, jobs: JobPool, order: Order = Order.SEQ,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.order = Order(order)
+        self.session_id: str | None = None
+        self.data: SessionData | None = None
+        self._pending_event: dict | None = None
+        self.loader = SessionLoader(store, jobs, self)
+        self.session_panel = SessionPanel(self)
+        self.preview = PreviewPanel(self)
+        self.preview.set_order(self.order)
+        self.cost_plot = SessionCostPlot(self)
+        right = QSplitter(Qt.Orientation.Vertical, self)
+        right.addWidget(self.preview)
+        right.addWidget(self.cost_plot)
+        right.setStretchFactor(0, 3)
+        right.setStretchFactor(1, 2)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(self.session_panel)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        self.splitter = split
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+
+        self.loader.loaded.connect(self._on_loader_loaded)
+        self.loader.failed.connect(self._on_loader_failed)
+        self.preview.overlay_changed.connect(self.session_panel.set_overlay)
+        self.preview.budget_changed.connect(self.cost_plot.set_budget)
+        self.cost_plot.budget_dragged.connect(self.preview.set_budget)
+        self.preview.reload_needed.connect(self._on_preview_reload_needed)
+        self.preview.order_changed.connect(self._on_preview_order_changed)
+        self.cost_plot.set_budget(self.preview.budget())
+
+    # -- public ---------------------------------------------------------------------------
+    def show_session(self, session_id: str, event: dict | None = None) -> None:
+        """Load ``session_id`` in the background; then select ``event`` (seq, sub, kind,
+        call_id) in the tree when given."""
+        self.session_id = session_id
+        self._pending_event = event
+        self.loader.load(session_id, self.order, self.preview.cost_settings(),
+                         self.preview.settings())
+
+    def select_event(self, event: dict) -> None:
+        """Select an event of the session shown, or of the one loading once it is shown."""
+        if self.loader.busy() or self.data is None or self.data.session_id != self.session_id:
+            self._pending_event = event
+            return
+        self.session_panel.select_event(event.get("seq"), event.get("sub"),
+                                        event.get("kind"), event.get("call_id"))
+
+    def set_order(self, order: Order) -> None:
+        """Read sessions in ``order`` (the window's order box); reloads the session shown."""
+        order = Order(order)
+        if order == self.order:
+            return
+        self.order = order
+        self.preview.set_order(order)
+        self._reload()
+
+    def clear(self) -> None:
+        self.session_id = None
+        self.data = None
+        self.session_panel.clear()
+        self.preview.set_session(None)
+        self.cost_plot.set_session(None)
+
+    # -- slots ----------------------------------------------------------------------------
+    def _reload(self) -> None:
+        if self.session_id is not None:
+            self.show_session(self.session_id, self._pending_event)
+
+    @Slot(object)
+    def _on_loader_loaded(self, data: SessionData) -> None:
+        self.data = data
+        self.session_panel.set_data(data)
+        self.cost_plot.set_session(data)
+        self.preview.set_session(data)  # emits the overlay, which the tree takes
+        if self._pending_event is not None:
+            event, self._pending_event = self._pending_event, None
+            self.select_event(event)
+        self.session_shown.emit(data.session_id)
+
+    @Slot(str)
+    def _on_loader_failed(self, reason: str) -> None:
+        self.session_panel.title.setText(f"Cannot read {self.session_id}: {reason}")
+
+    @Slot()
+    def _on_preview_reload_needed(self) -> None:
+        self.settings_changed.emit()
+        self._reload()
+
+    @Slot(object)
+    def _on_preview_order_changed(self, order: Order) -> None:
+        self.order_changed.emit(Order(order))
+        self.set_order(order)
