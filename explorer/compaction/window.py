@@ -63,6 +63,14 @@ def in_view(log: SessionLog, w: Window) -> np.ndarray:
 def evaluate(log: SessionLog, w: Window, budget: int, placeholder_cost: int) -> tuple[list[Item], dict]:
     """The items of the view and its metrics."""
     keep = in_view(log, w)
+    metrics, orphan_result, orphan_call = view_metrics(log, w, keep, budget, placeholder_cost)
+    return _items(log, w, keep, orphan_result, orphan_call, placeholder_cost), metrics
+
+
+def view_metrics(log: SessionLog, w: Window, keep: np.ndarray, budget: int,
+                 placeholder_cost: int) -> tuple[dict, np.ndarray, np.ndarray]:
+    """The metrics of the view (``keep`` = :func:`in_view`), and which events in it are
+    orphan results and orphan calls; no items are built (the slider's fast path)."""
     orphan_result, orphan_call = _orphans(log, keep, set(w.placeholders))
     cost = int(log.cost[keep].sum()) + sum(c for _, c in w.front) + placeholder_cost * len(w.placeholders)
     metrics = {
@@ -76,7 +84,7 @@ def evaluate(log: SessionLog, w: Window, budget: int, placeholder_cost: int) -> 
         "fallback": w.fallback,
         "repaired": w.repaired,
     }
-    return _items(log, w, keep, orphan_result, orphan_call, placeholder_cost), metrics
+    return metrics, orphan_result, orphan_call
 
 
 def _orphans(log: SessionLog, keep: np.ndarray, placeheld: set[int]) -> tuple[np.ndarray, np.ndarray]:

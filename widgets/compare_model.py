@@ -1,0 +1,154 @@
+"""The table comparing every strategy at the current budget for one session
+(rows of :func:`explorer.preview.compare`), recomputed once the budget stops moving."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from explorer.compaction.log import SessionLog
+from explorer.compaction.settings import CompactionSettings
+from explorer.preview import compare
+
+DELAY_MS = 100   # the table waits this long after the last change before recomputing
+#: Columns: (metric key, header, header tooltip).
+COLUMNS = (
+    ("strategy", "strategy", "The strategy as written on the command line."),
+    ("cost", "cost", "Cost of the view in tokens."),
+    ("over", "over", "The view costs more than the budget."),
+    ("empty", "empty", "The view holds no USER, ASSISTANT, CALL or RESULT event."),
+    ("orphan_results", "orphans", "Tool results in the view with no call before them."),
+    ("orphan_calls", "dangling", "Tool calls in the view with no result after them."),
+    ("pair_split", "split", "The cut falls between a dropped call and its kept result."),
+    ("partial_dropped", "partial", "A partial turn was dropped at the cut."),
+    ("fallback", "fallback", "M4 fell back to M0's cut."),
+    ("repaired", "repaired", "M2's dropped heads plus added placeholders."),
+)
+BAD = {"over", "empty", "orphan_results", "orphan_calls", "pair_split"}
+BAD_COLOUR = QColor(190, 30, 30)
+CURRENT_COLOUR = QColor(255, 236, 160)
+
+
+def cell_text(key: str, value) -> str:
+    if key == "strategy":
+        return str(value)
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    return f"{int(value):,}"
+
+
+class CompareModel(QAbstractTableModel):
+    """One row per strategy with the metrics of its view; the current strategy is bold on a
+    tinted row, bad figures are red.
+
+    Signals:
+        refreshed(): the rows were recomputed (after :meth:`schedule` and its delay, or
+            :meth:`refresh`).
+    """
+
+    refreshed = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[dict] = []
+        self._current = ""
+        self._pending: tuple | None = None
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DELAY_MS)
+        self.timer.timeout.connect(self._on_timer_timeout)
+
+    # -- feeding ----------------------------------------------------------------------------
+    def schedule(self, log: SessionLog, budget: int, strategies: list[str],
+                 settings: CompactionSettings) -> None:
+        """Recompute for these arguments once no other call came for ``DELAY_MS``."""
+        self._pending = (log, budget, list(strategies), settings)
+        self.timer.start()
+
+    def refresh(self) -> None:
+        """Recompute now for the last scheduled arguments (nothing when none is pending)."""
+        self.timer.stop()
+        if self._pending is None:
+            return
+        log, budget, strategies, settings = self._pending
+        self._pending = None
+        self.set_rows(compare(log, budget, strategies, settings))
+        self.refreshed.emit()
+
+    def clear(self) -> None:
+        """No session: no rows, nothing pending."""
+        self.timer.stop()
+        self._pending = None
+        self.set_rows([])
+
+    def set_rows(self, rows: list[dict]) -> None:
+        """Show these rows (the same strategies as before: updated in place)."""
+        same = [r["strategy"] for r in rows] == [r["strategy"] for r in self._rows]
+        if same and rows:
+            self._rows = rows
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(len(rows) - 1, len(COLUMNS) - 1))
+            return
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def set_current(self, strategy: str) -> None:
+        """Highlight the row of ``strategy`` (the one previewed)."""
+        if strategy == self._current:
+            return
+        changed = [i for i, r in enumerate(self._rows) if r["strategy"] in (strategy, self._current)]
+        self._current = strategy
+        for row in changed:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def rows(self) -> list[dict]:
+        return list(self._rows)
+
+    def current(self) -> str:
+        return self._current
+
+    @Slot()
+    def _on_timer_timeout(self) -> None:
+        self.refresh()
+
+    # -- the model --------------------------------------------------------------------------
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+            return None
+        row = self._rows[index.row()]
+        key = COLUMNS[index.column()][0]
+        value = row[key]
+        current = row["strategy"] == self._current
+        if role == Qt.ItemDataRole.DisplayRole:
+            return cell_text(key, value)
+        if role == Qt.ItemDataRole.TextAlignmentRole and key != "strategy":
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and key in BAD and value:
+            return QBrush(BAD_COLOUR)
+        if role == Qt.ItemDataRole.BackgroundRole and current:
+            return QBrush(CURRENT_COLOUR)
+        if role == Qt.ItemDataRole.FontRole and (current or (key in BAD and value)):
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{row['strategy']}: {COLUMNS[index.column()][2]}" if key != "strategy" \
+                else ("previewed strategy" if current else "")
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal or not (0 <= section < len(COLUMNS)):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section][1]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return COLUMNS[section][2]
+        return None
