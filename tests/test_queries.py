@@ -7,7 +7,7 @@ import re
 import pytest
 
 import queries
-from explorer import audits, coerce
+from explorer import audit_cache, audits, coerce
 from explorer.demo import demo_paths
 from explorer.model import CANONICAL_COLUMNS, ORDER_KEYS, Order
 from explorer.store import Store
@@ -26,7 +26,11 @@ FRAGMENTS = {
     "SOURCE": _SOURCE,
     "SRCTEXT": "src_rec",
     "PAIRS": queries.load("fragment_call_pairs"),
+    "AUDIT": queries.render("session_audit", ordered=audits.ordered_sql(Order.TS),
+                            pairs=queries.load("fragment_call_pairs")),
 }
+#: The cache table the statements of each family read (made in demo_store).
+CACHE_TABLES = {"audit_cache_": "audit_seq"}
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +38,7 @@ def demo_store():
     s = Store()
     load(s, *demo_paths())
     s.run("create_parsed")
+    audit_cache.ensure(s, Order.SEQ)
     s.con.execute("CREATE TEMP TABLE cand (key_hash UBIGINT)")
     s.con.execute("CREATE TEMP TABLE dups (eid BIGINT, kept_eid BIGINT)")
     yield s
@@ -44,8 +49,10 @@ def demo_store():
 def test_statement_plans(demo_store, name):
     text = queries.load(name)
     markers = set(_MARKER.findall(text))
-    assert markers <= set(FRAGMENTS), f"{name}.sql has an unknown marker"
-    sql = queries.render(name, **{m.lower(): FRAGMENTS[m] for m in markers})
+    fragments = FRAGMENTS | {"TABLE": table for prefix, table in CACHE_TABLES.items()
+                             if name.startswith(prefix)}
+    assert markers <= set(fragments), f"{name}.sql has an unknown marker"
+    sql = queries.render(name, **{m.lower(): fragments[m] for m in markers})
     if name.startswith("fragment_"):  # a piece of a statement: plan it where it sits
         sql = f"WITH o AS ({FRAGMENTS['ORDERED']}) SELECT * FROM ({sql})"
     params = {p: None for p in re.findall(r"\$([a-z_0-9]+)", sql)}

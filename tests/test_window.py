@@ -1,4 +1,6 @@
-"""Tests of the desktop window: the sessions model, the workers and the main window (pytest-qt)."""
+"""Tests of the desktop window: the workers and the main window (pytest-qt).
+
+The session list's model is tested in test_sessions_model.py."""
 
 from __future__ import annotations
 
@@ -8,17 +10,17 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from PySide6.QtCore import QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from explorer.audits import COUNT_NAMES, FINDING_RULES, RULE_TEXT, corpus_counts, session_counts
+from explorer.audits import COUNT_NAMES, FINDING_RULES, corpus_counts, session_counts
 from explorer.generate import generate
 from explorer.ingest import Cancelled, import_paths
 from explorer.model import Order
 from explorer.store import StoreError
 from explorer.turns import session_events
 from widgets.app import make_window, run
-from widgets.sessions_model import COLUMNS, SessionsModel
+from widgets.sessions_model import COLUMNS
 from widgets.tasks import import_task
 from widgets.workers import JobPool, Worker
 
@@ -80,60 +82,6 @@ def pool_is_idle(pool: JobPool):
     return idle
 
 
-def cell(model, row: int, column: str, role=Qt.ItemDataRole.DisplayRole):
-    return model.data(model.index(row, COLUMNS.index(column)), role)
-
-
-# -- the sessions model ---------------------------------------------------------------------
-def test_sessions_model_passes_the_model_tester(qtmodeltester, audited):
-    model = SessionsModel(audited)
-    qtmodeltester.check(model)
-    model.sort(COLUMNS.index("orphan_results"), Qt.SortOrder.DescendingOrder)
-    model.set_frame(audited.head(10))
-    model.set_frame(audited)
-    assert model.rowCount() == audited.height == 50
-    assert model.columnCount() == len(COLUMNS) == 19
-
-
-def test_sessions_model_headers_alignment_and_highlight(qapp, audited):
-    model = SessionsModel(audited)
-    header = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    assert header[:5] == ["session id", "events", "turns", "calls", "results"]
-    assert "orphan results" in header and "turn collisions" in header
-    for rule in FINDING_RULES:
-        tip = model.headerData(COLUMNS.index(rule), Qt.Orientation.Horizontal,
-                               Qt.ItemDataRole.ToolTipRole)
-        assert tip == RULE_TEXT[rule]
-    row = audited["orphan_results"].arg_max()
-    assert cell(model, row, "orphan_results") == f"{audited['orphan_results'].max():,}"
-    assert cell(model, row, "orphan_results", Qt.ItemDataRole.BackgroundRole) is not None
-    assert cell(model, row, "dangling_calls", Qt.ItemDataRole.BackgroundRole) is None
-    assert cell(model, row, "events", Qt.ItemDataRole.BackgroundRole) is None
-    align = Qt.AlignmentFlag(cell(model, row, "events", Qt.ItemDataRole.TextAlignmentRole))
-    assert align & Qt.AlignmentFlag.AlignRight
-    assert cell(model, row, "events", Qt.ItemDataRole.UserRole) == audited["events"][row]
-
-
-def test_sort_reorders_the_frame(qapp, audited):
-    model = SessionsModel(audited)
-    column = COLUMNS.index("events")
-    persistent = QPersistentModelIndex(model.index(0, column))
-    first_id = model.session_id(0)
-    model.sort(column, Qt.SortOrder.DescendingOrder)
-    values = model.frame()["events"].to_list()
-    assert values == sorted(values, reverse=True)
-    assert cell(model, 0, "events") == f"{max(values):,}"
-    assert model.session_id(persistent.row()) == first_id  # persistent indexes follow rows
-    model.sort(0, Qt.SortOrder.AscendingOrder)
-    assert model.frame()["session_id"].to_list() == audited["session_id"].sort().to_list()
-
-
-def test_html_in_a_session_id_is_plain_text(qapp, store, html_file):
-    import_paths(store, [html_file])
-    model = SessionsModel(session_counts(store))
-    assert cell(model, 0, "session_id") == HTML_ID
-
-
 # -- workers --------------------------------------------------------------------------------
 def _answer(progress, should_stop):
     progress(1, 1)
@@ -187,7 +135,7 @@ def test_window_loads_through_the_worker_and_shows_the_audit(qtbot, store, fault
     import_paths(store, [faulty_file])
     expected = corpus_counts(store)
     assert window.windowTitle() == "Turnscope"
-    assert window.proxy.rowCount() == window.model.rowCount() == expected["sessions"] == 50
+    assert window.model.rowCount() == expected["sessions"] == 50
     assert strip_counts(window) == expected
     assert expected["orphan_results"] > 0 and expected["duplicates"] > 0
     # the missing file is reported, as plain text, without blocking the window
@@ -210,27 +158,27 @@ def test_filter_box_and_only_findings_reduce_the_rows(qtbot, faulty_file, audite
     window = loaded_window(qtbot, [faulty_file])
     window.filter_edit.setText("S00004")  # any case
     ids = audited["session_id"]
-    assert window.proxy.rowCount() == ids.str.contains("s00004").sum() == 10
-    shown = {window.proxy.index(r, 0).data() for r in range(window.proxy.rowCount())}
+    assert window.model.rowCount() == ids.str.contains("s00004").sum() == 10
+    shown = {window.model.index(r, 0).data() for r in range(window.model.rowCount())}
     assert shown == set(ids.filter(ids.str.contains("s00004")))
     window.filter_edit.clear()
-    assert window.proxy.rowCount() == 50
+    assert window.model.rowCount() == 50
     with_findings = audited.filter(pl.any_horizontal([pl.col(c) > 0 for c in FINDING_RULES]))
     window.only_findings_box.setChecked(True)
-    assert 0 < window.proxy.rowCount() == with_findings.height < 50
+    assert 0 < window.model.rowCount() == with_findings.height < 50
     window.filter_edit.setText("S00004")  # any case
-    assert window.proxy.rowCount() == with_findings["session_id"].str.contains("s00004").sum()
+    assert window.model.rowCount() == with_findings["session_id"].str.contains("s00004").sum()
     assert "of 50 sessions" in window.rows_label.text()
     # sorting through the header sorts the model; the filter still holds
     window.table.sortByColumn(COLUMNS.index("orphan_results"), Qt.SortOrder.DescendingOrder)
-    values = [window.proxy.index(r, COLUMNS.index("orphan_results")).data(Qt.ItemDataRole.UserRole)
-              for r in range(window.proxy.rowCount())]
+    values = [window.model.index(r, COLUMNS.index("orphan_results")).data(Qt.ItemDataRole.UserRole)
+              for r in range(window.model.rowCount())]
     assert values == sorted(values, reverse=True)
 
 
 def test_html_session_id_shows_literally_in_the_window(qtbot, html_file):
     window = loaded_window(qtbot, [html_file])
-    assert window.proxy.index(0, 0).data() == HTML_ID
+    assert window.model.index(0, 0).data() == HTML_ID
     assert "1 lines rejected" in window.statusBar().currentMessage()
     assert window.error_box is None
 
@@ -282,8 +230,8 @@ def test_an_unusable_database_is_reported(qapp, tmp_path, monkeypatch):
 
 def test_selecting_a_session_shows_its_turn_tree(qtbot, faulty_file):
     window = loaded_window(qtbot, [faulty_file])
-    window.table.setCurrentIndex(window.proxy.index(3, 0))
-    session = window.proxy.index(3, 0).data()
+    window.table.setCurrentIndex(window.model.index(3, 0))
+    session = window.model.index(3, 0).data()
     tree = window.session_panel.model
     frame = session_events(window.store, session, Order.SEQ)
     assert tree.rowCount() == frame["turn_no"].n_unique()

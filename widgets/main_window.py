@@ -1,4 +1,4 @@
-"""The main window: composes the sessions table, its filters, the totals strip and the jobs.
+"""The main window: composes the session list, the session panel and the jobs.
 
 Composition only: the work is done by :mod:`explorer` functions run in :mod:`widgets.workers`.
 """
@@ -11,20 +11,17 @@ from functools import partial
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFileDialog, QLabel, QLineEdit, QMainWindow, QMessageBox,
-    QProgressBar, QPushButton, QSizePolicy, QSplitter, QToolBar, QVBoxLayout, QWidget,
+    QComboBox, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton,
+    QSizePolicy, QSplitter, QToolBar, QVBoxLayout, QWidget,
 )
 
 from explorer.ingest import ImportReport
 from explorer.model import Order
 from explorer.store import Store
-from widgets.sessions_filter import SessionsFilter
-from widgets.sessions_model import SessionsModel
 from widgets.session_panel import SessionPanel
-from widgets.sessions_view import SessionsView
-from widgets.tasks import AuditResult, audit_task, import_summary, import_task
+from widgets.sessions_pane import SessionsPane
+from widgets.tasks import import_summary, import_task
 from widgets.texts import LOG_FILTER, ORDER_TEXT
-from widgets.totals_strip import TotalsStrip
 from widgets.workers import JobPool, Worker
 
 
@@ -48,14 +45,14 @@ class MainWindow(QMainWindow):
         self.last_report: ImportReport | None = None
         self.error_box: QMessageBox | None = None
         self._import: Worker | None = None
-        self._audit: Worker | None = None
-        self._generation = 0
         self._closed = False
 
         self.jobs = JobPool(self)
-        self.model = SessionsModel(parent=self)
-        self.proxy = SessionsFilter(self)
-        self.proxy.setSourceModel(self.model)
+        self.sessions = SessionsPane(store, self.jobs, self)
+        self.model = self.sessions.model
+        self.sessions.shown.connect(self.audit_shown)
+        self.sessions.failed.connect(self._on_audit_failed)
+        self.sessions.session_selected.connect(self._on_sessions_session_selected)
 
         self.setWindowTitle("Turnscope")
         self.resize(1280, 800)
@@ -94,43 +91,30 @@ class MainWindow(QMainWindow):
         self.order_box.currentIndexChanged.connect(self._on_order_box_changed)
         bar.addWidget(self.order_box)
         bar.addSeparator()
-        self.filter_edit = QLineEdit(bar)
-        self.filter_edit.setPlaceholderText("Filter by session id")
-        self.filter_edit.setClearButtonEnabled(True)
-        self.filter_edit.setFixedWidth(280)
-        self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
+        self.filter_edit = self.sessions.filter_edit
         bar.addWidget(self.filter_edit)
-        self.only_findings_box = QCheckBox("Only sessions with findings", bar)
-        self.only_findings_box.toggled.connect(self._on_only_findings_box_toggled)
+        self.only_findings_box = self.sessions.only_findings_box
         bar.addWidget(self.only_findings_box)
         spacer = QWidget(bar)
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         bar.addWidget(spacer)
-        self.rows_label = QLabel(bar)
-        self.rows_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.rows_label = self.sessions.rows_label
         bar.addWidget(self.rows_label)
 
     def _build_central(self) -> None:
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 0, 4, 0)
-        self.totals = TotalsStrip(central)
+        self.totals = self.sessions.totals
         split = QSplitter(Qt.Orientation.Vertical, central)
-        self.table = SessionsView(split)
-        self.table.setModel(self.proxy)
-        self.table.fit_columns()
+        self.table = self.sessions.view
+        split.addWidget(self.table)
         self.session_panel = SessionPanel(split)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
         layout.addWidget(self.totals)
         layout.addWidget(split, 1)
-        self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.setCentralWidget(central)
-        self.proxy.modelReset.connect(self._on_proxy_rows_changed)
-        self.proxy.layoutChanged.connect(self._on_proxy_rows_changed)
-        self.proxy.rowsInserted.connect(self._on_proxy_rows_changed)
-        self.proxy.rowsRemoved.connect(self._on_proxy_rows_changed)
-        self._on_proxy_rows_changed()
 
     def _build_status(self) -> None:
         status = self.statusBar()
@@ -161,18 +145,13 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Importing {len(paths):,} file(s)…")
         return self.jobs.start(worker)
 
-    def refresh_audit(self) -> Worker:
-        """Recompute the audit table in the current order, in the background."""
-        if self._audit is not None:
-            self._audit.cancel()  # its result would be dropped anyway: spare the thread
-        self._generation += 1
-        worker = Worker(partial(audit_task, self.store, self.order, self._generation), "audit")
-        self._audit = worker
-        worker.signals.finished.connect(self._on_audit_finished)
-        worker.signals.failed.connect(self._on_audit_failed)
-        if self._import is None:
+    def refresh_audit(self, at_once: bool = True) -> Worker | None:
+        """Show the audit in the current order: at once when its table is fresh (None is
+        returned), else computed in the background (the worker is returned)."""
+        worker = self.sessions.refresh(self.order, at_once=at_once)
+        if worker is not None and self._import is None:
             self.progress.setRange(0, 0)
-        return self.jobs.start(worker)
+        return worker
 
     def set_order(self, order: Order) -> None:
         self.order_box.setCurrentIndex(self.order_box.findData(Order(order).value))
@@ -190,6 +169,7 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.jobs.cancel_all()
         self.jobs.wait()
+        self.sessions.close()
         self.store.close()
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -207,14 +187,6 @@ class MainWindow(QMainWindow):
     def _on_order_box_changed(self, index: int) -> None:
         self.order = Order(self.order_box.itemData(index))
         self.refresh_audit()
-
-    @Slot(str)
-    def _on_filter_edit_text_changed(self, text: str) -> None:
-        self.proxy.set_text(text.strip())
-
-    @Slot(bool)
-    def _on_only_findings_box_toggled(self, only: bool) -> None:
-        self.proxy.set_only_findings(only)
 
     @Slot(int, int)
     def _on_import_progressed(self, done: int, total: int) -> None:
@@ -247,36 +219,19 @@ class MainWindow(QMainWindow):
         self._import = None
         self.open_action.setEnabled(True)
         if not self._closed:
-            self.refresh_audit()
-
-    @Slot(object)
-    def _on_audit_finished(self, result: AuditResult) -> None:
-        if result.generation != self._generation or self._closed:
-            return  # a newer request is on its way
-        self.model.set_frame(result.frame)
-        self.totals.set_counts(self.model.totals())
-        self.table.fit_columns()
-        self.audit_shown.emit(result.order)
+            self.refresh_audit(at_once=False)  # shown after import_ended, like a new audit
 
     @Slot(str)
     def _on_audit_failed(self, reason: str) -> None:
         self.statusBar().showMessage(f"Audit failed: {reason}")
 
-    @Slot(bool)
-    def _on_table_current_changed(self, current, _previous) -> None:
-        if current.isValid():
-            row = self.proxy.mapToSource(current).row()
-            self.session_panel.show_session(self.store, self.model.session_id(row), self.order)
+    @Slot(str)
+    def _on_sessions_session_selected(self, session_id: str) -> None:
+        self.session_panel.show_session(self.store, session_id, self.order)
 
     def _on_jobs_busy_changed(self, busy: bool) -> None:
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
-
-    @Slot()
-    def _on_proxy_rows_changed(self) -> None:
-        shown, total = self.proxy.rowCount(), self.model.rowCount()
-        text = f"{total:,} sessions" if shown == total else f"{shown:,} of {total:,} sessions"
-        self.rows_label.setText(text + "  ")
 
     def _show_file_errors(self, lines: list[str]) -> None:
         shown = lines[:20] + ([f"… and {len(lines) - 20:,} more"] if len(lines) > 20 else [])

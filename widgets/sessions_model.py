@@ -1,18 +1,27 @@
-"""The Qt table model of the per-session audit table (one row per session, AUDITS.md counts)."""
+"""The lazy Qt table model of the session list: an audit cache table read in blocks.
+
+The row count comes first (one COUNT under the current filter); rows are read in blocks of
+``block_size`` only when the view asks for them, and a few blocks are kept (least recently
+used first out). Sorting and filtering are done by DuckDB (:mod:`explorer.audit_cache`).
+The model reads on the GUI thread through its own cursor: a block is about a millisecond.
+"""
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
-import polars as pl
+import duckdb
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from explorer import audits
-from explorer.audits import FINDING_RULES, RULE_TEXT
+from explorer import audit_cache
+from explorer.audit_cache import COLUMNS, ListQuery
+from explorer.audits import COUNT_NAMES, FINDING_RULES, RULE_TEXT
+from explorer.store import Db, Store
 
-#: The columns shown, in order: identity, sizes, every finding of AUDITS.md, users, cost.
-COLUMNS = ("session_id", "events", "turns", "calls", "results", *FINDING_RULES, "users", "cost")
+__all__ = ["COLUMNS", "SessionsModel", "header_label"]
 
 _COLUMN_TEXT = {
     "session_id": "The storage key of the session.",
@@ -24,11 +33,12 @@ _COLUMN_TEXT = {
     "cost": "Estimated tokens of the whole session.",
 } | RULE_TEXT
 
-_FINDINGS = frozenset(FINDING_RULES)
+_FINDINGS = frozenset(COLUMNS.index(rule) for rule in FINDING_RULES)
 _HIGHLIGHT = QBrush(QColor(255, 226, 184))  # soft amber: readable under light and dark text
 _HIGHLIGHT_TEXT = QBrush(QColor(40, 30, 0))
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+_HAS_FINDINGS = len(COLUMNS)  # where a row's has_findings sits, after the shown columns
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -38,95 +48,169 @@ def header_label(name: str) -> str:
     return name.replace("_", " ")
 
 
-def empty_frame() -> pl.DataFrame:
-    """An audit table with no sessions."""
-    return pl.DataFrame(schema={c: pl.String if c == "session_id" else pl.Int64 for c in COLUMNS})
-
-
 class SessionsModel(QAbstractTableModel):
-    """Sessions and their audit counts, read from a polars frame (never copied into items).
+    """Sessions and their audit counts, read lazily from an audit cache table.
 
     ``DisplayRole`` is plain text; ``UserRole`` is the raw value (int or str). Non-zero
-    findings get a soft background. :meth:`sort` re-sorts the frame itself.
+    findings get a soft background. :meth:`sort` and :meth:`set_filter` move the rows with
+    ``layoutChanged``: persistent indexes (the selection) follow their session, or become
+    invalid when the filter hides it. :meth:`set_source` resets the model.
+    ``block_reads`` counts the blocks read from the database.
     """
 
-    def __init__(self, frame: pl.DataFrame | None = None, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, *, block_size: int = 256,
+                 cached_blocks: int = 64) -> None:
         super().__init__(parent)
-        self._frame = empty_frame()
-        self._series: list[pl.Series] = []
-        self._flagged: list[bool] = []
-        self._mask_key: tuple[str, bool] | None = None
-        self._mask: list[bool] = []
-        self._sort: tuple[int, Qt.SortOrder] | None = None
-        self._adopt(frame if frame is not None else empty_frame())
+        self.block_size = block_size
+        self.cached_blocks = cached_blocks
+        self.block_reads = 0
+        self._db: Db | None = None
+        self._owns_db = False
+        self._table: str | None = None
+        self._query = ListQuery()
+        self._count = 0
+        self._blocks: OrderedDict[int, list[tuple]] = OrderedDict()
+        self._totals: dict[str, int] = dict.fromkeys(COUNT_NAMES, 0)
+        self._widest: dict[str, Any] = {}
 
-    # -- data -----------------------------------------------------------------------------
-    def set_frame(self, frame: pl.DataFrame) -> None:
-        """Show ``frame`` (a ``session_counts`` table), keeping the current sort."""
+    # -- source, sort, filter -------------------------------------------------------------
+    def set_source(self, source: Store | Db | None, table: str | None) -> None:
+        """Show ``table`` (a name from :data:`explorer.audit_cache.TABLES`) of ``source``,
+        keeping the current sort and filter; None empties the list. A :class:`Store` is read
+        through a cursor of the model's own (closed on the next call); a plain :class:`Db` is
+        used as it is and left open."""
         self.beginResetModel()
-        self._adopt(frame)
-        if self._sort is not None:
-            self._frame = self._sorted(self._frame, *self._sort)
-            self._refresh()
+        self._release()
+        if source is not None and table is not None:
+            self._owns_db = isinstance(source, Store)
+            self._db = source.cursor() if isinstance(source, Store) else source
+            self._table = table
+            self._totals = audit_cache.totals(self._db, table)
+            self._widest = audit_cache.widest(self._db, table)
+        self._count = self._counted()
         self.endResetModel()
 
-    def frame(self) -> pl.DataFrame:
-        return self._frame
+    def close(self) -> None:
+        """Let go of the database (before the store is closed)."""
+        self.set_source(None, None)
 
-    def totals(self) -> dict[str, int]:
-        """The corpus counts of AUDITS.md (as ``explorer.audits.corpus_counts``), from the frame."""
-        return audits.totals(self._frame)
+    def table(self) -> str | None:
+        return self._table
 
-    def widest_text(self, column: int) -> str:
-        """The longest text ``column`` displays (to size the column without asking every row)."""
-        series = self._series[column]
-        if series.is_empty() or series.null_count() == series.len():
-            return ""
-        if column == 0:
-            return series[series.str.len_chars().arg_max()]
-        low, high = series.min(), series.max()
-        return max(f"{low:,}", f"{high:,}", key=len)
+    def query(self) -> ListQuery:
+        return self._query
 
-    def session_id(self, row: int) -> str:
-        return self._series[0][row]
+    def set_filter(self, text: str, only_findings: bool) -> None:
+        """Keep the sessions whose id holds ``text`` (any case, literally, not a pattern) and,
+        when ``only_findings``, that have at least one non-zero finding."""
+        self._change(replace(self._query, text=text, only_findings=bool(only_findings)))
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by ``column`` then session id; descending is the exact reverse."""
+        if not 0 <= column < len(COLUMNS):
+            return
+        descending = order == Qt.SortOrder.DescendingOrder
+        self._change(replace(self._query, sort=COLUMNS[column], descending=descending))
+
+    def _change(self, query: ListQuery) -> None:
+        if query == self._query:
+            return
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        moved = {i.row(): self.session_id(i.row()) for i in persistent}
+        self._query = query
+        self._blocks.clear()
+        self._count = self._counted()
+        rows = {old: self.row_of(sid) if sid is not None else None for old, sid in moved.items()}
+        self.changePersistentIndexList(persistent, [
+            self.index(rows[i.row()], i.column()) if rows[i.row()] is not None else QModelIndex()
+            for i in persistent])
+        self.layoutChanged.emit()
+
+    # -- reading --------------------------------------------------------------------------
+    def session_id(self, row: int) -> str | None:
+        values = self._row(row)
+        return values[0] if values else None
 
     def has_findings(self, row: int) -> bool:
-        return self._flagged[row]
+        values = self._row(row)
+        return bool(values and values[_HAS_FINDINGS])
 
-    def row_matches(self, row: int, text: str, only_findings: bool) -> bool:
-        """Whether ``row`` holds ``text`` in its session id (any case) and, if asked, findings."""
-        key = (text.lower(), only_findings)
-        if key != self._mask_key:
-            self._mask = self._matching(*key)
-            self._mask_key = key
-        return self._mask[row]
+    def row_of(self, session_id: str) -> int | None:
+        """The row of ``session_id`` under the current sort and filter; None when not shown."""
+        if self._db is None:
+            return None
+        try:
+            row = audit_cache.position(self._db, self._table, self._query, session_id,
+                                       self._totals["sessions"])
+        except duckdb.Error:
+            return None
+        return row if row is not None and row < self._count else None
 
-    def _matching(self, text: str, only_findings: bool) -> list[bool]:
-        keep = pl.lit(True)
-        if text:
-            keep = keep & pl.col("session_id").str.to_lowercase().str.contains(text, literal=True)
-        if only_findings:
-            keep = keep & pl.any_horizontal([pl.col(c) > 0 for c in FINDING_RULES])
-        return self._frame.select(keep.fill_null(False).alias("keep"))["keep"].to_list()
+    def row_of_unfiltered(self, session_id: str) -> int | None:
+        """The row ``session_id`` would have under the current sort with no filter; None
+        when the table does not hold it."""
+        if self._db is None:
+            return None
+        return audit_cache.position(self._db, self._table, replace(self._query, text="",
+                                    only_findings=False), session_id, self._totals["sessions"])
 
-    def _adopt(self, frame: pl.DataFrame) -> None:
-        missing = [c for c in COLUMNS if c not in frame.columns]
-        if missing:
-            raise ValueError(f"audit table lacks columns: {', '.join(missing)}")
-        self._frame = frame.select(COLUMNS)
-        self._refresh()
+    def totals(self) -> dict[str, int]:
+        """The corpus counts of AUDITS.md over every session of the table (not the filter)."""
+        return dict(self._totals)
 
-    def _refresh(self) -> None:
-        """Derived views of the frame, recomputed whenever its rows move."""
-        self._series = self._frame.get_columns()
-        self._flagged = self._frame.select(
-            pl.any_horizontal([pl.col(c) > 0 for c in FINDING_RULES]).fill_null(False).alias("f")
-        )["f"].to_list() if self._frame.height else []
-        self._mask_key = None
+    def total_sessions(self) -> int:
+        return self._totals["sessions"]
+
+    def widest_text(self, column: int) -> str:
+        """The longest text ``column`` displays, for sizing it without reading every row."""
+        value = self._widest.get(COLUMNS[column]) if 0 <= column < len(COLUMNS) else None
+        if value is None:
+            return ""
+        return value if column == 0 else f"{value:,}"
+
+    def _counted(self) -> int:
+        if self._db is None:
+            return 0
+        try:
+            return audit_cache.count(self._db, self._table, self._query)
+        except duckdb.Error:
+            return 0
+
+    def _row(self, row: int) -> tuple | None:
+        if not 0 <= row < self._count:
+            return None
+        number, offset = divmod(row, self.block_size)
+        block = self._blocks.get(number)
+        if block is None:
+            block = self._read_block(number)
+        else:
+            self._blocks.move_to_end(number)
+        return block[offset] if offset < len(block) else None
+
+    def _read_block(self, number: int) -> list[tuple]:
+        self.block_reads += 1
+        try:
+            rows = audit_cache.read_rows(self._db, self._table, self._query,
+                                         number * self.block_size, self.block_size, self._count)
+        except duckdb.Error:
+            return []  # the table is being replaced or the store closed: show blanks, retry later
+        self._blocks[number] = rows
+        while len(self._blocks) > self.cached_blocks:
+            self._blocks.popitem(last=False)
+        return rows
+
+    def _release(self) -> None:
+        if self._db is not None and self._owns_db:
+            self._db.close()
+        self._db, self._owns_db, self._table = None, False, None
+        self._blocks.clear()
+        self._totals = dict.fromkeys(COUNT_NAMES, 0)
+        self._widest = {}
 
     # -- Qt model interface ---------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else self._frame.height
+        return 0 if parent.isValid() else self._count
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
@@ -134,19 +218,22 @@ class SessionsModel(QAbstractTableModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row, col = index.row(), index.column()
+        col = index.column()
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _LEFT if col == 0 else _RIGHT
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.UserRole,
+                        Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole):
+            return None
+        values = self._row(index.row())
+        value = values[col] if values else None
+        if role == Qt.ItemDataRole.UserRole:
+            return value
         if role == Qt.ItemDataRole.DisplayRole:
-            value = self._series[col][row]
             if value is None:
                 return ""
             return value if col == 0 else f"{value:,}"
-        if role == Qt.ItemDataRole.UserRole:
-            return self._series[col][row]
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _LEFT if col == 0 else _RIGHT
-        if role in (Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole):
-            if COLUMNS[col] in _FINDINGS and (self._series[col][row] or 0) > 0:
-                return _HIGHLIGHT if role == Qt.ItemDataRole.BackgroundRole else _HIGHLIGHT_TEXT
+        if col in _FINDINGS and (value or 0) > 0:
+            return _HIGHLIGHT if role == Qt.ItemDataRole.BackgroundRole else _HIGHLIGHT_TEXT
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -161,27 +248,3 @@ class SessionsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.UserRole:
             return name
         return None
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if not 0 <= column < len(COLUMNS):
-            return
-        self._sort = (column, order)
-        self.layoutAboutToBeChanged.emit()
-        ranked = self._sorted(self._frame.with_row_index("__old"), column, order)
-        old_rows = ranked["__old"].to_list()
-        self._frame = ranked.drop("__old")
-        self._refresh()
-        persistent = self.persistentIndexList()
-        if persistent:
-            new_row = {old: new for new, old in enumerate(old_rows)}
-            self.changePersistentIndexList(
-                persistent,
-                [self.index(new_row[i.row()], i.column()) for i in persistent])
-        self.layoutChanged.emit()
-
-    @staticmethod
-    def _sorted(frame: pl.DataFrame, column: int, order: Qt.SortOrder) -> pl.DataFrame:
-        # Stable: equal values keep the order they had, so sorting by two keys works by clicks.
-        descending = order == Qt.SortOrder.DescendingOrder
-        return frame.sort(COLUMNS[column], descending=descending, nulls_last=True,
-                          maintain_order=True)

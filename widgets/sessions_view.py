@@ -1,8 +1,12 @@
-"""The sessions table view: sortable by header, wrapped two-line headers, columns fitted to data."""
+"""The sessions table view: sortable by header, wrapped two-line headers, columns fitted to data.
+
+One session is selected at a time (the panels below show one); columns are sized from the
+model's widest texts, never by asking every row.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QTableView, QWidget
 
@@ -18,6 +22,7 @@ class SessionsView(QTableView):
         self.setSortingEnabled(True)
         self.setAlternatingRowColors(True)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setWordWrap(False)
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
@@ -59,13 +64,12 @@ class SessionsView(QTableView):
 
     def _data_width(self, column: int) -> int:
         """The width the cells of ``column`` need: measured on the model's widest text when it
-        offers one (asking every row through the proxy is far too slow), else sampled by Qt."""
+        offers one (asking every row would read the whole table), else sampled by Qt."""
         model = self.model()
-        source = model.sourceModel() if isinstance(model, QSortFilterProxyModel) else model
-        if not isinstance(source, SessionsModel):
+        if not isinstance(model, SessionsModel):
             return self.sizeHintForColumn(column)
         margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self)
-        return self.fontMetrics().horizontalAdvance(source.widest_text(column)) + 2 * margin + 8
+        return self.fontMetrics().horizontalAdvance(model.widest_text(column)) + 2 * margin + 8
 
     def _apply_widths(self) -> None:
         count = len(self._natural)

@@ -1,4 +1,4 @@
-"""The plain functions the window runs in workers: import files, compute the audit table.
+"""The plain functions the window runs in workers: import files, make the audit table fresh.
 
 Each takes its inputs, then ``progress`` and ``should_stop`` (see :mod:`widgets.workers`), and
 opens its own DuckDB cursor: connections are not shared between threads.
@@ -9,21 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import polars as pl
-
-from explorer.audits import session_counts
+from explorer import audit_cache
 from explorer.ingest import ImportReport, import_paths
-from explorer.model import Order
+from explorer.model import CostSettings, Order
 from explorer.store import Store
 
 
 @dataclass(frozen=True)
 class AuditResult:
-    """The per-session audit table of one request (``generation`` tells stale ones apart)."""
+    """The audit cache table of one request (``generation`` tells stale ones apart)."""
 
     generation: int
     order: Order
-    frame: pl.DataFrame
+    table: str
 
 
 def import_task(store: Store, paths: list[str],
@@ -37,13 +35,15 @@ def import_task(store: Store, paths: list[str],
         db.close()
 
 
-def audit_task(store: Store, order: Order, generation: int,
+def audit_task(store: Store, order: Order, settings: CostSettings, generation: int,
                progress: Callable[[int, int], None],
                should_stop: Callable[[], bool]) -> AuditResult:
-    """The audit table of everything in ``store``, in ``order``."""
+    """Make the audit table of everything in ``store``, in ``order``, fresh (computed only
+    when stale: see :func:`explorer.audit_cache.ensure`)."""
     db = store.cursor()
     try:
-        return AuditResult(generation, Order(order), session_counts(db, Order(order)))
+        table = audit_cache.ensure(db, Order(order), settings, progress, should_stop)
+        return AuditResult(generation, Order(order), table)
     finally:
         db.close()
 

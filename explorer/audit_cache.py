@@ -1,0 +1,240 @@
+"""The per-session audit table, materialised once per order and token ratios, read in blocks.
+
+``ensure`` computes :func:`explorer.audits.session_counts` (every count of AUDITS.md, distinct
+users, cost) into ``audit_<order>``, with ``has_findings`` and one rank column per shown
+column (the row's place when sorted by that column, then ``session_id``): any sort of the
+session list is then an ORDER BY of one integer. The meta table records the data version and
+the ratios the table was computed for: an unchanged ``--db`` database reopens with its list at
+once, and any import (or other ratios) makes it stale.
+
+The readers (:func:`count`, :func:`read_rows`, :func:`position`, :func:`totals`,
+:func:`widest`) take a :class:`ListQuery`, the sort and filter of the list; its values reach
+SQL as bound parameters, and the table name only ever comes from :data:`TABLES`.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+import duckdb
+
+import queries
+from explorer.audits import COUNT_NAMES, FINDING_RULES, ordered_sql
+from explorer.ingest import Cancelled
+from explorer.model import CostSettings, Order
+from explorer.store import Db, data_version
+
+ProgressHook = Callable[[int, int], None]
+StopHook = Callable[[], bool]
+
+#: The columns of the session list, in order: identity, sizes, every finding, users, cost.
+COLUMNS = ("session_id", "events", "turns", "calls", "results", *FINDING_RULES, "users", "cost")
+#: The cache table of each order: the only names ever spliced into a statement here.
+TABLES = {order: f"audit_{order.value.replace('-', '_')}" for order in Order}
+#: Bump when the table's columns or meaning change: older tables are then recomputed.
+CACHE_FORMAT = 1
+_POLL_SECONDS = 0.05
+#: One computation at a time in this process: a second request for the same table waits,
+#: then finds it fresh, instead of racing the first one to a write conflict.
+_COMPUTING = threading.Lock()
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """What the session list shows: sessions whose id holds ``text`` (any case, literally)
+    and, when ``only_findings``, that have a finding; sorted by ``sort`` (a name of
+    :data:`COLUMNS`) then session id, or the exact reverse when ``descending``."""
+
+    sort: str = "session_id"
+    descending: bool = False
+    text: str = ""
+    only_findings: bool = False
+
+    def __post_init__(self) -> None:
+        if self.sort not in COLUMNS:
+            raise ValueError(f"not a column of the session list: {self.sort!r}")
+
+    @property
+    def unfiltered(self) -> bool:
+        return not self.text and not self.only_findings
+
+    def rank_params(self, reverse: bool = False) -> dict:
+        """The sort's parameters: the column's name and the sign of its rank."""
+        return {"sort": self.sort, "sign": -1 if self.descending != reverse else 1}
+
+    def filter_params(self) -> dict:
+        return {"text": self.text, "only_findings": self.only_findings}
+
+    def params(self, reverse: bool = False) -> dict:
+        return self.rank_params(reverse) | self.filter_params()
+
+
+def table_name(order: Order) -> str:
+    return TABLES[Order(order)]
+
+
+def _checked(table: str) -> dict[str, str]:
+    if table not in TABLES.values():
+        raise ValueError(f"not an audit cache table: {table!r}")
+    return {"table": table}
+
+
+def _meta_key(order: Order) -> str:
+    return f"audit:{Order(order).value}"
+
+
+def _stamp(db: Db, settings: CostSettings) -> str:
+    return f"{CACHE_FORMAT}:{data_version(db)}:{settings.cjk_ratio!r}:{settings.other_ratio!r}"
+
+
+def is_fresh(db: Db, order: Order, cost_settings: CostSettings = CostSettings()) -> bool:
+    """Whether ``audit_<order>`` holds the audit of the events as they are now, computed
+    with ``cost_settings``' ratios (a cheap look at the meta table: fine on the GUI thread)."""
+    if table_name(order) not in {r[0] for r in db.run("table_names")}:
+        return False
+    return db.one("get_meta", key=_meta_key(order)).get("value") == _stamp(db, cost_settings)
+
+
+def ensure(db: Db, order: Order, cost_settings: CostSettings = CostSettings(),
+           progress: ProgressHook | None = None, should_stop: StopHook | None = None) -> str:
+    """Compute the audit table of ``order`` unless it is fresh; return the table's name.
+
+    ``db`` is a connection of its own (a cursor on a worker thread). ``progress(done, 1000)``
+    follows DuckDB's progress of the one statement; when ``should_stop()`` turns true the
+    statement is interrupted, the transaction rolled back (table and meta stay as they were)
+    and :class:`explorer.ingest.Cancelled` raised.
+    """
+    order = Order(order)
+    table = table_name(order)
+    if is_fresh(db, order, cost_settings):
+        return table
+    while not _COMPUTING.acquire(timeout=_POLL_SECONDS):
+        if should_stop and should_stop():
+            raise Cancelled(f"audit ({order.value})")
+    try:
+        if not is_fresh(db, order, cost_settings):
+            _compute(db, order, cost_settings, progress, should_stop)
+    finally:
+        _COMPUTING.release()
+    return table
+
+
+def _compute(db: Db, order: Order, cost_settings: CostSettings,
+             progress: ProgressHook | None, should_stop: StopHook | None) -> None:
+    table = table_name(order)
+    audit = queries.render("session_audit", ordered=ordered_sql(order),
+                           pairs=queries.load("fragment_call_pairs"))
+    sql = queries.render("audit_cache_create", table=table, audit=audit)
+    db.con.execute("BEGIN TRANSACTION")
+    try:
+        # Read inside the transaction: the stamp belongs to the snapshot the table comes from.
+        stamp = _stamp(db, cost_settings)
+        _run_watched(db, sql, cost_settings.params(), progress, should_stop)
+        if should_stop and should_stop():
+            raise Cancelled(f"audit ({order.value})")
+        db.run("set_meta", key=_meta_key(order), value=stamp)
+        db.con.execute("COMMIT")
+    except BaseException as exc:
+        _rollback(db)
+        if should_stop and should_stop():
+            raise Cancelled(f"audit ({order.value})") from exc
+        raise
+
+
+def _rollback(db: Db) -> None:
+    try:
+        db.con.execute("ROLLBACK")
+    except duckdb.Error:
+        pass  # a failed COMMIT has already ended the transaction
+
+
+def _run_watched(db: Db, sql: str, params: dict, progress: ProgressHook | None,
+                 should_stop: StopHook | None) -> None:
+    """Run ``sql`` while a watcher thread reports its progress and interrupts it on request."""
+    if progress is None and should_stop is None:
+        db.con.execute(sql, params).fetchall()
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(_POLL_SECONDS):
+            if should_stop and should_stop():
+                db.con.interrupt()
+                return
+            if progress:
+                percent = db.con.query_progress()
+                if percent >= 0:
+                    progress(min(int(percent * 10), 999), 1000)
+
+    db.con.execute("SET enable_progress_bar = true")
+    db.con.execute("SET enable_progress_bar_print = false")
+    watcher = threading.Thread(target=watch, name="audit-watch", daemon=True)
+    watcher.start()
+    try:
+        db.con.execute(sql, params).fetchall()
+    finally:
+        done.set()
+        watcher.join()
+        db.con.execute("RESET enable_progress_bar")
+        db.con.execute("RESET enable_progress_bar_print")
+
+
+def totals(db: Db, table: str) -> dict[str, int]:
+    """The corpus counts of AUDITS.md (as :func:`explorer.audits.totals` gives them), summed
+    in SQL over ``table``; ``sessions`` is the number of rows."""
+    row = db.one("audit_cache_totals", _checked(table))
+    return {name: int(row.get(name) or 0) for name in COUNT_NAMES}
+
+
+def widest(db: Db, table: str) -> dict[str, object]:
+    """Per column, its widest value: the longest session id, the largest count."""
+    return db.one("audit_cache_widths", _checked(table))
+
+
+def count(db: Db, table: str, query: ListQuery = ListQuery()) -> int:
+    """How many sessions of ``table`` the list shows under ``query``."""
+    return int(db.run("audit_cache_count", _checked(table), **query.filter_params())[0][0])
+
+
+def read_rows(db: Db, table: str, query: ListQuery, skip: int, limit: int,
+              shown: int) -> list[tuple]:
+    """Rows ``skip`` … ``skip + limit - 1`` of the list (``shown`` rows in all, as
+    :func:`count` says): the :data:`COLUMNS` values then ``has_findings``, per row.
+
+    Unfiltered, the rows are those whose rank lies in the range (nothing is sorted). Filtered,
+    a block past the middle is read from the other end in the reversed order (and turned
+    round), so DuckDB never sorts more than half the list to skip over it.
+    """
+    limit = max(0, min(limit, shown - skip))
+    if limit == 0 or skip < 0:
+        return []
+    if query.unfiltered:
+        low = skip - (shown - 1 if query.descending else 0)
+        return db.run("audit_cache_range", _checked(table), **query.rank_params(),
+                      low=low, high=low + limit - 1)
+    if skip + limit <= shown - skip:
+        return db.run("audit_cache_block", _checked(table), **query.params(),
+                      skip=skip, limit=limit)
+    rows = db.run("audit_cache_block", _checked(table), **query.params(reverse=True),
+                  skip=shown - skip - limit, limit=limit)
+    rows.reverse()
+    return rows
+
+
+def position(db: Db, table: str, query: ListQuery, session_id: str,
+             shown: int | None = None) -> int | None:
+    """The row of ``session_id`` in the list under ``query``; None when it is not shown.
+    ``shown`` (the unfiltered list's length, when known) spares a count."""
+    if query.unfiltered:
+        rows = db.run("audit_cache_rank", _checked(table), **query.rank_params(),
+                      session_id=session_id)
+        if not rows:
+            return None
+        if not query.descending:
+            return int(rows[0][0])
+        return int(rows[0][0]) + (shown if shown is not None else count(db, table)) - 1
+    rows = db.run("audit_cache_position", _checked(table), **query.params(),
+                  session_id=session_id)
+    return int(rows[0][0]) if rows else None

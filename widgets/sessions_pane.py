@@ -1,0 +1,208 @@
+"""The session list's wiring: the table, its filter box and toggle, the rows label, the totals
+strip, and the background job that keeps the audit table fresh.
+
+The window places the widgets (``view``, ``filter_edit``, ``only_findings_box``,
+``rows_label``, ``totals``) and listens to the signals; the pane does the rest.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit
+
+from explorer import audit_cache
+from explorer.model import CostSettings, Order
+from explorer.store import Store
+from widgets.sessions_model import SessionsModel
+from widgets.sessions_view import SessionsView
+from widgets.tasks import AuditResult, audit_task
+from widgets.totals_strip import TotalsStrip
+from widgets.workers import JobPool, Worker
+
+_SELECT = (QItemSelectionModel.SelectionFlag.ClearAndSelect
+           | QItemSelectionModel.SelectionFlag.Rows)
+
+
+class SessionsPane(QObject):
+    """The session list of one :class:`Store`: a lazy :class:`SessionsModel` over the audit
+    cache table of the order shown, refreshed by :meth:`refresh`.
+
+    Signals:
+        session_selected(str): the current session became this id (again after a refresh,
+            whose audit may differ; not when only the sort or filter moved it).
+        shown(object): the list now shows the audit in this :class:`Order`.
+        failed(str): computing the audit table failed; the text says why.
+    """
+
+    session_selected = Signal(str)
+    shown = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, store: Store, jobs: JobPool, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.jobs = jobs
+        self.cost_settings = CostSettings()
+        self.order: Order | None = None  # the order shown, once a table is shown
+        self._worker: Worker | None = None
+        self._generation = 0
+        self._serial = 0  # bumped by each table shown: a session selected again is re-sent
+        self._selected: tuple[str, int] | None = None
+        self._closed = False
+
+        self.model = SessionsModel(self)
+        self.view = SessionsView()
+        self.view.setModel(self.model)
+        self.view.fit_columns()
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter by session id")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setFixedWidth(280)
+        self.only_findings_box = QCheckBox("Only sessions with findings")
+        self.rows_label = QLabel()
+        self.rows_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.totals = TotalsStrip()
+
+        self.filter_edit.textChanged.connect(self._on_filter_changed)
+        self.only_findings_box.toggled.connect(self._on_filter_changed)
+        self.view.selectionModel().currentRowChanged.connect(self._on_view_current_changed)
+        self.model.modelReset.connect(self._on_model_rows_changed)
+        self.model.layoutChanged.connect(self._on_model_rows_changed)
+        self.model.layoutChanged.connect(self._on_model_rows_moved)
+        self._on_model_rows_changed()
+
+    # -- public ---------------------------------------------------------------------------
+    def refresh(self, order: Order, *, at_once: bool = True) -> Worker | None:
+        """Show the audit of ``order``: at once when its table is fresh (and ``at_once``),
+        else once a worker has computed it (the worker is returned; the list shown until
+        then stays). A newer call supersedes an older one still running."""
+        order = Order(order)
+        if self._worker is not None:
+            self._worker.cancel()  # its result would be dropped anyway: spare the thread
+            self._worker = None
+        self._generation += 1
+        if at_once and audit_cache.is_fresh(self.store, order, self.cost_settings):
+            self._show(order, audit_cache.table_name(order))
+            return None
+        worker = Worker(partial(audit_task, self.store, order, self.cost_settings,
+                                self._generation), "audit")
+        worker.signals.finished.connect(self._on_worker_finished)
+        worker.signals.failed.connect(self._on_worker_failed)
+        self._worker = worker
+        return self.jobs.start(worker)
+
+    def selected_session(self) -> str | None:
+        current = self.view.currentIndex()
+        return self.model.session_id(current.row()) if current.isValid() else None
+
+    def select_session(self, session_id: str) -> bool:
+        """Make ``session_id`` the current row and scroll to it; False when it is not shown."""
+        row = self.model.row_of(session_id)
+        if row is None:
+            return False
+        index = self.model.index(row, 0)
+        self.view.selectionModel().setCurrentIndex(index, _SELECT)
+        self.view.scrollTo(index)
+        return True
+
+    def reveal_session(self, session_id: str) -> bool:
+        """Select ``session_id``, clearing the filter box and toggle first if they hide it
+        (a jump from elsewhere, e.g. a finding); False when the list does not hold it."""
+        if self.select_session(session_id):
+            return True
+        if self.model.row_of_unfiltered(session_id) is None:
+            return False
+        self.filter_edit.blockSignals(True)
+        self.only_findings_box.blockSignals(True)
+        self.filter_edit.clear()
+        self.only_findings_box.setChecked(False)
+        self.filter_edit.blockSignals(False)
+        self.only_findings_box.blockSignals(False)
+        self._on_filter_changed()
+        return self.select_session(session_id)
+
+    def close(self) -> None:
+        """Stop the audit job and let go of the database (before the store is closed)."""
+        self._closed = True
+        if self._worker is not None:
+            self._worker.cancel()
+        self.model.close()
+
+    # -- internals ------------------------------------------------------------------------
+    def _show(self, order: Order, table: str) -> None:
+        selected = self.selected_session() or (self._selected[0] if self._selected else None)
+        self.order = order
+        self._serial += 1
+        self.model.set_source(self.store, table)
+        self.totals.set_counts(self.model.totals())
+        self.view.fit_columns()
+        if selected is not None:
+            self.select_session(selected)
+        self.shown.emit(order)
+
+    @Slot(object)
+    def _on_worker_finished(self, result: AuditResult) -> None:
+        if result.generation != self._generation or self._closed:
+            return  # a newer request is on its way
+        self._worker = None
+        self._show(result.order, result.table)
+
+    @Slot(str)
+    def _on_worker_failed(self, reason: str) -> None:
+        self._worker = None
+        self.failed.emit(reason)
+
+    @Slot()
+    def _on_filter_changed(self) -> None:
+        self.model.set_filter(self.filter_edit.text().strip(), self.only_findings_box.isChecked())
+        if not self.view.currentIndex().isValid() and self._selected is not None:
+            self.select_session(self._selected[0])  # back in view once the filter lets it
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_view_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        session = self.model.session_id(current.row()) if current.isValid() else None
+        if session is None or (session, self._serial) == self._selected:
+            return
+        self._selected = (session, self._serial)
+        self.session_selected.emit(session)
+
+    @Slot()
+    def _on_model_rows_moved(self) -> None:
+        # The rows under the scroll position are others now: show the selected one, or the top.
+        current = self.view.currentIndex()
+        if current.isValid():
+            self.view.scrollTo(current, SessionsView.ScrollHint.PositionAtCenter)
+        else:
+            self.view.scrollToTop()
+
+    @Slot()
+    def _on_model_rows_changed(self) -> None:
+        shown, total = self.model.rowCount(), self.model.total_sessions()
+        text = f"{total:,} sessions" if shown == total else f"{shown:,} of {total:,} sessions"
+        self.rows_label.setText(text + "  ")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from explorer.demo import demo_paths
+    from explorer.ingest import import_paths
+    from widgets.app import application
+
+    app = application()
+    demo = Store()
+    import_paths(demo, [str(p) for p in demo_paths()])
+    pane = SessionsPane(demo, JobPool())
+    window = QWidget()
+    layout = QVBoxLayout(window)
+    for widget in (pane.filter_edit, pane.only_findings_box, pane.rows_label, pane.totals,
+                   pane.view):
+        layout.addWidget(widget)
+    pane.refresh(Order.SEQ)
+    window.resize(1200, 700)
+    window.show()
+    sys.exit(app.exec())
