@@ -1,0 +1,224 @@
+"""The plots: the session cost curve (core and widget) and the corpus sweep panel."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy as np
+import pytest
+
+from explorer.compaction.sweep import sweep
+from explorer.cost_curve import cost_curve
+from explorer.demo import demo_paths
+from explorer.model import Order
+from explorer.session_data import load_session
+from tests.helpers import jsonl, load
+from widgets import sweep_task
+from widgets.cost_plot import MAX_BUDGET, MIN_BUDGET, SessionCostPlot, value_of
+from widgets.sweep_panel import BUDGETS, PLOTS, SweepPanel
+from widgets.workers import JobPool
+
+WAIT = 20_000
+
+
+@pytest.fixture
+def demo(store):
+    load(store, *demo_paths())
+    return store
+
+
+@pytest.fixture
+def jobs():
+    pool = JobPool()
+    yield pool
+    pool.cancel_all()
+    pool.wait()
+
+
+def _sessions(db) -> list[str]:
+    return [r[0] for r in db.con.execute(
+        "SELECT DISTINCT session_id FROM events ORDER BY 1").fetchall()]
+
+
+def _reference(costs: list[int], kinds: list[str]):
+    """Plain Python: cost of the newest x events for x = 1..n; turn starts counted from the end."""
+    n, ys, total = len(costs), [], 0
+    for cost in reversed(costs):
+        total += cost
+        ys.append(total)
+    turns = sorted(n - i for i, k in enumerate(kinds) if k == "USER")
+    return ys, turns
+
+
+def _within(ys: list[int], budget: int) -> int:
+    return max((x for x, y in enumerate(ys, start=1) if y <= budget), default=0)
+
+
+# -- the core curve ---------------------------------------------------------------------
+@pytest.mark.parametrize("order, step", [("ts-unstable", 1), ("seq", 5)])
+def test_cost_curve_equals_plain_python_on_the_demo_sessions(demo, order, step):
+    for session in _sessions(demo)[::step]:   # each session in one order, some in two
+        data = load_session(demo, session, Order(order))
+        costs = data.frame["cost"].to_list()
+        kinds = [str(k) for k in data.frame["kind"].to_list()]
+        ys, turns = _reference(costs, kinds)
+        curve = cost_curve(data.log)
+        assert curve.x.tolist() == list(range(1, len(costs) + 1)), session
+        assert curve.y.tolist() == ys, session
+        assert curve.turn_x.tolist() == turns, session
+        assert curve.turn_y.tolist() == [ys[x - 1] for x in turns], session
+        for budget in (0, 1, 100, 777, 4_000, 10**9):
+            assert curve.events_within(budget) == _within(ys, budget), (session, budget)
+            # M0's cut keeps exactly these events (STRATEGIES.md: n - k0)
+            assert curve.events_within(budget) == data.log.n - data.log.k0(budget)
+
+
+def test_cost_curve_of_a_hand_worked_log(store, tmp_path):
+    rows = [{"session_id": "s", "seq": i + 1, "kind": k, "tokens": t}
+            for i, (k, t) in enumerate([("SYSTEM", 5), ("USER", 10), ("ASSISTANT", 0),
+                                        ("USER", 3), ("ASSISTANT", 7)])]
+    load(store, jsonl(tmp_path / "s.jsonl", rows))
+    curve = cost_curve(load_session(store, "s").log)
+    assert curve.y.tolist() == [7, 10, 10, 20, 25]
+    assert curve.turn_x.tolist() == [2, 4]          # keep 2 -> starts at USER seq 4
+    assert curve.turn_y.tolist() == [10, 20]
+    assert [curve.events_within(b) for b in (6, 7, 10, 19, 25)] == [0, 1, 3, 3, 5]
+    assert curve.total == 25 and curve.cost_of(0) == 0
+
+
+# -- the session plot -------------------------------------------------------------------
+def _plot(qtbot, demo, session="k0006"):
+    plot = SessionCostPlot()
+    qtbot.addWidget(plot)
+    data = load_session(demo, session)
+    plot.set_session(data)
+    return plot, data
+
+
+def test_session_plot_draws_the_cost_curve_and_turns(qtbot, demo):
+    plot, data = _plot(qtbot, demo)
+    curve = cost_curve(data.log)
+    assert np.array_equal(plot.curve.xData, curve.x)
+    assert np.array_equal(plot.curve.yData, curve.y)
+    xs = plot.turns.xData
+    assert xs[::2].tolist() == curve.turn_x.tolist() == xs[1::2].tolist()  # one segment each
+    assert "k0006" in plot.title.text()
+    plot.set_session(None)
+    assert len(plot.curve.xData or []) == 0 and len(plot.turns.xData or []) == 0
+
+
+def test_dragging_the_line_emits_the_budget(qtbot, demo):
+    plot, data = _plot(qtbot, demo)
+    curve = cost_curve(data.log)
+    seen = []
+    plot.budget_dragged.connect(seen.append)
+    plot.line.setValue(math.log10(2_500))
+    plot.line.sigDragged.emit(plot.line)     # what a mouse drag emits after moving the line
+    assert seen == [2_500]
+    kept = curve.events_within(2_500)
+    assert plot.marker.xData.tolist() == [kept]
+    assert plot.marker.yData.tolist() == [curve.cost_of(kept)]
+    assert f"newest {kept:,} of" in plot.readout.text()
+    plot.line.setValue(9.0)                  # beyond the bounds a drag allows: clamped
+    plot.line.sigDragged.emit(plot.line)
+    plot.line.setValue(0.5)
+    plot.line.sigDragged.emit(plot.line)
+    assert seen == [2_500, MAX_BUDGET, MIN_BUDGET]
+
+
+def test_set_budget_moves_the_line_without_emitting(qtbot, demo):
+    plot, data = _plot(qtbot, demo)
+    seen = []
+    plot.budget_dragged.connect(seen.append)
+    plot.set_budget(12_345)
+    assert plot.line.value() == pytest.approx(math.log10(12_345))
+    assert plot.budget() == 12_345 and seen == []
+    kept = cost_curve(data.log).events_within(12_345)
+    assert plot.marker.xData.tolist() == [kept]
+    plot.set_budget(5)                        # clamped to the slider's range
+    assert plot.line.value() == pytest.approx(value_of(MIN_BUDGET)) and seen == []
+    # a drag that lands on the budget just set is not news either
+    plot.line.sigDragged.emit(plot.line)
+    assert seen == []
+
+
+# -- the sweep panel --------------------------------------------------------------------
+def _panel(qtbot, demo, jobs, strategies=None):
+    panel = SweepPanel(demo, jobs)
+    qtbot.addWidget(panel)
+    if strategies is not None:
+        panel.set_checked(strategies)
+    return panel
+
+
+def test_sweep_panel_curves_equal_the_sweep(qtbot, demo, jobs):
+    strategies = ["M0", "M1", "M4", "recorded", "spring-events:20", "memory-window:20:2.0"]
+    panel = _panel(qtbot, demo, jobs, strategies)
+    panel.set_order(Order.TS_UNSTABLE)
+    with qtbot.waitSignal(panel.finished, timeout=WAIT) as done:
+        panel.run()
+    expected = sweep(demo, strategies, BUDGETS, Order.TS_UNSTABLE)
+    assert done.args[0] == expected
+    for strategy in strategies:
+        rows = [r for r in expected if r["strategy"] == strategy]
+        for _, figure, per_window in PLOTS:
+            curve = panel.curves[(figure, strategy)]
+            assert curve.xData.tolist() == list(BUDGETS)
+            want = [r[figure] / r["windows"] if per_window else r[figure] for r in rows]
+            assert curve.yData.tolist() == pytest.approx(want, abs=0, rel=1e-12)
+    assert len(panel.curves) == len(strategies) * len(PLOTS)
+    assert len(panel.legend.items) == len(strategies)
+    windows = expected[0]["windows"]
+    assert windows > 0 and f"{windows:,} sessions" in panel.status.text()
+    assert not panel.is_running() and panel.run_button.isEnabled()
+
+
+def test_cancel_leaves_a_clear_status_and_no_curves(qtbot, demo, jobs):
+    panel = _panel(qtbot, demo, jobs)
+    with qtbot.waitSignal(panel.finished, timeout=WAIT):
+        panel.run()
+    assert panel.curves
+    finished = []
+    panel.finished.connect(finished.append)
+    panel.run()
+    panel.cancel()        # the answer, even if already computed, is still queued: dropped
+    qtbot.waitUntil(lambda: not jobs.is_busy(), timeout=WAIT)
+    qtbot.wait(50)        # let any queued worker signal arrive
+    assert finished == [] and panel.curves == {}
+    assert all(not p.listDataItems() for p in panel.plots.values())
+    assert panel.status.text().startswith("Cancelled")
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+def test_a_run_whose_order_changed_is_dropped(qtbot, demo, jobs):
+    panel = _panel(qtbot, demo, jobs)
+    finished = []
+    panel.finished.connect(finished.append)
+    panel.run()
+    panel.set_order(Order.TS)
+    qtbot.waitUntil(lambda: not jobs.is_busy(), timeout=WAIT)
+    qtbot.wait(50)
+    assert finished == [] and panel.curves == {}
+    assert "order changed" in panel.status.text()
+    with qtbot.waitSignal(panel.finished, timeout=WAIT) as done:
+        panel.run()
+    assert done.args[0] == sweep(demo, panel.strategies(), BUDGETS, Order.TS)
+
+
+def test_cancel_interrupts_the_load_query(qtbot, demo, jobs, monkeypatch):
+    started = threading.Event()
+
+    def endless(db, *args, **kwargs):
+        started.set()   # a query that would run for hours unless interrupted
+        db.con.execute("SELECT count(*) FROM range(1000000000000) t(a) WHERE a % 7 = 3").fetchall()
+        raise AssertionError("the query was not interrupted")
+
+    monkeypatch.setattr(sweep_task, "sweep", endless)
+    panel = _panel(qtbot, demo, jobs)
+    panel.run()
+    qtbot.waitUntil(started.is_set, timeout=WAIT)
+    panel.cancel()
+    assert panel.status.text().startswith("Cancelled")
+    qtbot.waitUntil(lambda: not jobs.is_busy(), timeout=5_000)
+    assert panel.curves == {}

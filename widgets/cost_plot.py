@@ -1,0 +1,199 @@
+"""The session plot: cost of the newest events against how many are kept, with a budget line.
+
+The y axis is logarithmic (budgets span 100 to 1,000,000 tokens). pyqtgraph 0.14 maps curve
+data through log10 itself, but an ``InfiniteLine`` is not log-aware: its value is the view
+coordinate, log10 of the budget. The conversion lives in :func:`budget_of` / :func:`value_of`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPen
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from explorer.cost_curve import CostCurve, cost_curve
+from explorer.session_data import SessionData
+
+MIN_BUDGET, MAX_BUDGET = 100, 1_000_000
+CURVE_PEN = pg.mkPen("#1f77b4", width=2)
+
+LINE_PEN = pg.mkPen("#d62728", width=2)
+LINE_HOVER_PEN = pg.mkPen("#ff7f0e", width=3)
+
+
+def turn_pen(turns: int) -> QPen:
+    """Grey lines that fade as turns get dense: a few hundred lines stay readable, 2,000
+    make a light wash instead of a grey wall."""
+    alpha = int(min(110, max(18, 110 * 150 / max(turns, 1))))
+    return pg.mkPen((120, 120, 120, alpha), width=1)
+
+
+def clamp_budget(budget: float) -> int:
+    """A budget in whole tokens within the slider's range."""
+    return int(min(MAX_BUDGET, max(MIN_BUDGET, round(budget))))
+
+
+def budget_of(value: float) -> int:
+    """The budget at the line's view coordinate (log10 of tokens)."""
+    return clamp_budget(10.0 ** float(value))
+
+
+def value_of(budget: int) -> float:
+    """The line's view coordinate for ``budget``."""
+    return math.log10(clamp_budget(budget))
+
+
+class SessionCostPlot(QWidget):
+    """Cost accumulated from the newest event backwards, turn boundaries, a budget line.
+
+    Signals:
+        budget_dragged(int): the user dragged the budget line to this budget (clamped to
+            100..1,000,000); not emitted by :meth:`set_budget`.
+    """
+
+    budget_dragged = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel(self)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.readout = QLabel(self)
+        self.readout.setTextFormat(Qt.TextFormat.PlainText)
+        self.plot_widget = pg.PlotWidget(self, background="w")
+        plot = self.plot = self.plot_widget.getPlotItem()
+        plot.setLogMode(x=False, y=True)
+        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.setLabel("left", "tokens of the newest events")
+        plot.setLabel("bottom", "events kept, counted from the newest")
+        plot.setMenuEnabled(False)   # its log/transform switches would desync the budget line
+        # Turn boundaries: one item of vertical segments (connect='pairs'), however many turns.
+        self.turns = pg.PlotDataItem(pen=turn_pen(0), connect="pairs")
+        plot.addItem(self.turns, ignoreBounds=True)
+        self.curve = pg.PlotDataItem(pen=CURVE_PEN)
+        # Peak downsampling keeps each pixel column's min and max: exact for this monotone
+        # curve. pyqtgraph's default keeps ~5 samples a pixel (10,000 points drawn at 800 px);
+        # 2 halves the repaint of a 10,000-event session and looks the same.
+        self.curve.opts["autoDownsampleFactor"] = 2.0   # no setter in pyqtgraph 0.14
+        self.curve.setDownsampling(auto=True, method="peak")
+        self.curve.setClipToView(True)
+        plot.addItem(self.curve)
+        self.marker = pg.PlotDataItem(pen=None, symbol="o", symbolSize=9,
+                                      symbolBrush="#d62728", symbolPen="w")
+        plot.addItem(self.marker, ignoreBounds=True)
+        self.line = pg.InfiniteLine(angle=0, movable=True, pen=LINE_PEN, hoverPen=LINE_HOVER_PEN,
+                                    bounds=(value_of(MIN_BUDGET), value_of(MAX_BUDGET)))
+        self.line.setToolTip("Drag to change the budget")
+        self.line.setZValue(10)
+        plot.addItem(self.line, ignoreBounds=True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.plot_widget, 1)
+        layout.addWidget(self.readout)
+        self._curve: CostCurve | None = None
+        self._budget = 4_000
+        self._emitted: int | None = None
+        self.line.sigDragged.connect(self._on_line_dragged)
+        self.set_session(None)
+
+    # -- public API ---------------------------------------------------------------------
+    def set_session(self, data: SessionData | None) -> None:
+        """Show the curve of ``data`` (its log, in the viewed order); None clears the plot."""
+        if data is None:
+            self._curve = None
+            self.curve.setData([], [])
+            self.turns.setData([], [])
+            self.title.setText("Select a session to see its cost curve.")
+        else:
+            curve = self._curve = cost_curve(data.log)
+            self.curve.setData(curve.x, curve.y)
+            self.turns.setData(*self._turn_segments(curve))
+            self.turns.setPen(turn_pen(len(curve.turn_x)))
+            self.title.setText(f"{data.session_id}: {curve.n:,} events, {len(curve.turn_x):,} "
+                               f"turn(s), {curve.total:,} tokens, {data.order.value} order")
+        self._set_ranges()
+        self._show_budget()
+
+    def set_budget(self, budget: int) -> None:
+        """Move the line to ``budget`` (from the slider): emits nothing."""
+        self._budget = clamp_budget(budget)
+        self._emitted = self._budget
+        self.line.setValue(value_of(self._budget))
+        self._show_budget()
+
+    def budget(self) -> int:
+        return self._budget
+
+    def cost_curve(self) -> CostCurve | None:
+        return self._curve
+
+    # -- internals ----------------------------------------------------------------------
+    def _on_line_dragged(self, _line) -> None:
+        self._budget = budget_of(self.line.value())
+        self._show_budget()
+        if self._budget != self._emitted:
+            self._emitted = self._budget
+            self.budget_dragged.emit(self._budget)
+
+    def _show_budget(self) -> None:
+        """The marker where the line meets the curve, and the line in words."""
+        curve, budget = self._curve, self._budget
+        if curve is None or curve.n == 0:
+            self.marker.setData([], [])
+            self.readout.setText(f"Budget {budget:,} tokens")
+            return
+        kept = curve.events_within(budget)
+        if kept:
+            self.marker.setData([kept], [max(curve.cost_of(kept), 1)])
+        else:
+            self.marker.setData([], [])
+        turns = int(np.searchsorted(curve.turn_x, kept, side="right"))
+        self.readout.setText(
+            f"Budget {budget:,} tokens: the newest {kept:,} of {curve.n:,} events fit "
+            f"({curve.cost_of(kept):,} tokens; {turns:,} whole turn(s))")
+
+    def _turn_segments(self, curve: CostCurve) -> tuple[np.ndarray, np.ndarray]:
+        """Vertical segments at every turn boundary, from 1 token to far above the plot."""
+        top = 10.0 * max(MAX_BUDGET, curve.total)
+        xs = np.repeat(curve.turn_x, 2).astype(float)
+        ys = np.tile([1.0, top], len(curve.turn_x))
+        return xs, ys
+
+    def _set_ranges(self) -> None:
+        curve = self._curve
+        n = curve.n if curve is not None else 0
+        positive = curve.y[curve.y > 0] if curve is not None else np.zeros(0)
+        low = min(MIN_BUDGET, int(positive[0]) if len(positive) else MIN_BUDGET) / 2
+        high = 2.0 * max(MAX_BUDGET, curve.total if curve is not None else 0)
+        y0, y1 = math.log10(max(low, 0.5)), math.log10(high)
+        self.plot.setLimits(xMin=0, xMax=max(n, 1) + 1, yMin=y0 - 0.5, yMax=y1 + 0.5)
+        self.plot.setXRange(0, max(n, 1) + 0.5, padding=0.02)
+        self.plot.setYRange(y0, y1, padding=0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    from explorer.demo import demo_paths
+    from explorer.ingest import import_paths
+    from explorer.session_data import load_session
+    from explorer.store import Store
+    from widgets.app import application
+
+    app = application()
+    store = Store()
+    import_paths(store, [str(p) for p in demo_paths()])
+    session = store.con.execute("SELECT session_id FROM events GROUP BY 1 "
+                                "ORDER BY count(*) DESC LIMIT 1").fetchall()[0][0]
+    widget = SessionCostPlot()
+    widget.set_session(load_session(store, session))
+    widget.set_budget(4_000)
+    widget.budget_dragged.connect(lambda b: print("budget", b))
+    widget.resize(800, 450)
+    widget.show()
+    sys.exit(app.exec())

@@ -1,0 +1,327 @@
+"""The corpus sweep panel: four corpus figures against budget, one curve per strategy.
+
+The sweep runs in a :class:`widgets.workers.Worker` on its own cursor (:mod:`widgets.sweep_task`).
+Curves are drawn only from a complete answer to the current request: a run that was cancelled,
+or whose order or settings changed meanwhile, draws nothing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar,
+                               QPushButton, QSizePolicy, QVBoxLayout, QWidget)
+
+from explorer.compaction.settings import DEFAULTS, CompactionSettings
+from explorer.model import CostSettings, Order
+from explorer.store import Store
+from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
+from widgets.workers import JobPool, Worker
+
+STRATEGIES = ("M0", "M1", "M2", "M3", "M4", "recorded", *DEFAULTS)
+CHECKED = ("M0", "M1", "M2", "M3", "M4")
+#: About 100 to 1,000,000 tokens, three steps a decade.
+BUDGETS = tuple(m * 10 ** e for e in range(2, 6) for m in (1, 2, 5)) + (1_000_000,)
+#: (title, figure, divided by windows) of each plot, in reading order.
+PLOTS = (
+    ("over budget ÷ windows", "over_budget", True),
+    ("empty ÷ windows", "empty", True),
+    ("orphan results ÷ windows", "orphan_results", True),
+    ("over ratio (kept ÷ budget × windows)", "over_ratio", False),
+)
+#: One colour per strategy, fixed whatever is checked (tab10 and two more).
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939")
+INTERRUPT_MS = 100
+
+
+def curve_values(rows: list[dict], figure: str, per_window: bool) -> list[float]:
+    """One figure of ``rows`` (one strategy, budgets in order), divided by windows if asked."""
+    if not per_window:
+        return [float(r[figure]) for r in rows]
+    return [r[figure] / r["windows"] if r["windows"] else 0.0 for r in rows]
+
+
+class SweepPanel(QWidget):
+    """A strategy checklist, Run / Cancel, a progress bar, four plots and a status line.
+
+    Signals:
+        finished(list): the rows of the sweep just drawn (``sweep --json``'s objects).
+    """
+
+    finished = Signal(list)
+
+    def __init__(self, store: Store, jobs: JobPool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store, self.jobs = store, jobs
+        self.order, self.cost_settings = Order.SEQ, CostSettings()
+        self.settings = CompactionSettings()
+        self.budgets = BUDGETS
+        self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}   # (figure, strategy)
+        self._generation = 0
+        self._worker: Worker | None = None
+        self._task: SweepTask | None = None
+        self._stopping: dict[Worker, SweepTask] = {}   # cancelled, still running
+        self._build()
+        self._interrupter = QTimer(self)
+        self._interrupter.setInterval(INTERRUPT_MS)
+        self._interrupter.timeout.connect(self._on_interrupter_timeout)
+        self._set_running(False)
+        self._say("Choose strategies and press Run to sweep every session.")
+
+    # -- building -----------------------------------------------------------------------
+    def _build(self) -> None:
+        self.strategy_list = QListWidget(self)
+        self.strategy_list.setIconSize(QSize(14, 14))
+        for i, text in enumerate(STRATEGIES):
+            item = QListWidgetItem(_swatch(COLOURS[i]), text)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if text in CHECKED else Qt.CheckState.Unchecked)
+            self.strategy_list.addItem(item)
+        self.strategy_list.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        self.strategy_list.setMaximumWidth(200)
+        budgets = QLabel("Budgets: " + ", ".join(_short(b) for b in self.budgets), self)
+        budgets.setTextFormat(Qt.TextFormat.PlainText)
+        budgets.setWordWrap(True)
+        budgets.setMaximumWidth(200)
+        self.run_button = QPushButton("Run", self)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.progress = QProgressBar(self)
+        self.progress.setMaximumWidth(200)
+        self.status = QLabel(self)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.graphics = pg.GraphicsLayoutWidget(self)
+        self.graphics.setBackground("w")
+        self.plots: dict[str, pg.PlotItem] = {}
+        for i, (title, figure, _) in enumerate(PLOTS):
+            plot = self.graphics.addPlot(row=i // 2, col=i % 2, title=title)
+            # over_ratio spans 0.001 (huge budgets) to 100 (views far over): log y.
+            plot.setLogMode(x=True, y=figure == "over_ratio")
+            plot.showGrid(x=True, y=True, alpha=0.2)
+            plot.setLabel("bottom", "budget (tokens)")
+            plot.setMenuEnabled(False)
+            # Before the first run: the budget range (view coordinates, log10) and 0..1.
+            plot.setXRange(math.log10(min(self.budgets)), math.log10(max(self.budgets)))
+            plot.setYRange(*((-2, 2) if figure == "over_ratio" else (0, 1)))
+            self.plots[figure] = plot
+        # kept = budget; an InfiniteLine's position is a view coordinate, log10(1) = 0.
+        self.plots["over_ratio"].addItem(pg.InfiniteLine(
+            pos=0, angle=0, pen=pg.mkPen((120, 120, 120), style=Qt.PenStyle.DashLine)))
+        self.legend = pg.LegendItem(offset=None, colCount=6)
+        self.graphics.addItem(self.legend, row=2, col=0, colspan=2)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        side = QVBoxLayout()
+        side.addWidget(QLabel("Strategies", self))
+        side.addWidget(self.strategy_list, 1)
+        side.addWidget(budgets)
+        side.addLayout(buttons)
+        side.addWidget(self.progress)
+        top = QHBoxLayout()
+        top.addLayout(side)
+        top.addWidget(self.graphics, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top, 1)
+        layout.addWidget(self.status)
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button.clicked.connect(self.cancel)
+
+    # -- public API ---------------------------------------------------------------------
+    def strategies(self) -> list[str]:
+        """The checked strategies, in the list's order."""
+        items = (self.strategy_list.item(i) for i in range(self.strategy_list.count()))
+        return [it.text() for it in items if it.checkState() == Qt.CheckState.Checked]
+
+    def set_checked(self, strategies: list[str]) -> None:
+        for i in range(self.strategy_list.count()):
+            item = self.strategy_list.item(i)
+            item.setCheckState(Qt.CheckState.Checked if item.text() in strategies
+                               else Qt.CheckState.Unchecked)
+
+    def set_order(self, order: Order) -> None:
+        self._change("order", Order(order))
+
+    def set_cost_settings(self, cost_settings: CostSettings) -> None:
+        self._change("cost_settings", cost_settings)
+
+    def set_settings(self, settings: CompactionSettings) -> None:
+        self._change("settings", settings)
+
+    def is_running(self) -> bool:
+        return self._worker is not None
+
+    def run(self) -> None:
+        """Sweep the checked strategies over every budget, in the background."""
+        strategies = self.strategies()
+        if not strategies:
+            self._say("Check at least one strategy to sweep.")
+            return
+        self._drop_current()
+        self._generation += 1
+        self._clear_curves()
+        request = SweepRequest(tuple(strategies), tuple(self.budgets), self.order,
+                               self.cost_settings, self.settings, self._generation)
+        self._task = SweepTask(self.store, request)
+        worker = Worker(self._task, name="sweep")
+        signals = worker.signals
+        signals.progressed.connect(self._on_worker_progressed)
+        signals.finished.connect(self._on_worker_finished)
+        signals.failed.connect(self._on_worker_failed)
+        signals.ended.connect(self._on_worker_ended)
+        self._worker = worker
+        self._set_running(True)
+        self._say(f"Loading the corpus in {self.order.value} order…")
+        self.jobs.start(worker)
+
+    def cancel(self) -> None:
+        """Stop the running sweep at once: nothing of it will be drawn."""
+        if self._worker is not None:
+            self._abandon("Cancelled: no curves drawn. Press Run to sweep again.")
+
+    # -- worker signals (GUI thread) ----------------------------------------------------
+    def _is_current(self) -> bool:
+        return self._worker is not None and self.sender() is self._worker.signals
+
+    def _on_worker_progressed(self, done: int, total: int) -> None:
+        if self._is_current():
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+            self._say(f"Sweeping: {done:,} of {total:,} strategy × budget steps…")
+
+    def _on_worker_finished(self, result: SweepResult) -> None:
+        if result.request.generation != self._generation:
+            return  # cancelled, or the order or settings changed while it ran
+        self._worker = self._task = None   # idle from now on; ``ended`` follows
+        self._set_running(False)
+        self._draw(result)
+        self.finished.emit(result.rows)
+
+    def _on_worker_failed(self, text: str) -> None:
+        if self._is_current():
+            self._worker = self._task = None
+            self._set_running(False)
+            self._say(f"The sweep failed: {text}")
+
+    def _on_worker_ended(self, worker: Worker) -> None:
+        self._stopping.pop(worker, None)
+        if not self._stopping:
+            self._interrupter.stop()
+        if worker is self._worker:
+            self._worker = self._task = None
+            self._set_running(False)
+
+    def _on_interrupter_timeout(self) -> None:
+        for task in self._stopping.values():
+            task.interrupt()
+
+    # -- internals ----------------------------------------------------------------------
+    def _change(self, name: str, value) -> None:
+        if getattr(self, name) == value:
+            return
+        setattr(self, name, value)
+        running = self._worker is not None
+        if running or self.curves:
+            what = "order" if name == "order" else "settings"
+            self._abandon(f"The {what} changed ({'run stopped' if running else 'curves cleared'}"
+                          "): press Run to sweep again.")
+
+    def _abandon(self, text: str) -> None:
+        """Forget the current run and its curves, and say why."""
+        self._drop_current()
+        self._generation += 1
+        self._clear_curves()
+        self._set_running(False)
+        self.progress.setValue(0)
+        self._say(text)
+
+    def _drop_current(self) -> None:
+        """Stop the current worker (if any) and keep interrupting its query until it ends."""
+        if self._worker is None:
+            return
+        self._worker.cancel()
+        self._task.interrupt()
+        self._stopping[self._worker] = self._task
+        self._interrupter.start()
+        self._worker = self._task = None
+
+    def _draw(self, result: SweepResult) -> None:
+        self._clear_curves()
+        rows, request = result.rows, result.request
+        for strategy in request.strategies:
+            mine = [r for r in rows if r["strategy"] == strategy]
+            colour = COLOURS[STRATEGIES.index(strategy)]
+            budgets = [r["budget"] for r in mine]
+            for _, figure, per_window in PLOTS:
+                curve = self.plots[figure].plot(
+                    budgets, curve_values(mine, figure, per_window),
+                    pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=5,
+                    symbolBrush=colour, symbolPen=colour)
+                self.curves[(figure, strategy)] = curve
+            self.legend.addItem(self.curves[(PLOTS[0][1], strategy)], strategy)
+        for plot in self.plots.values():
+            plot.enableAutoRange()
+        windows = rows[0]["windows"] if rows else 0
+        self.progress.setRange(0, 1)
+        self.progress.setValue(1)
+        self._say(f"{windows:,} sessions × {len(request.strategies)} strategies × "
+                  f"{len(request.budgets)} budgets in {request.order.value} order, "
+                  f"swept in {result.seconds:.2f} s.")
+
+    def _clear_curves(self) -> None:
+        for (figure, _), curve in self.curves.items():
+            self.plots[figure].removeItem(curve)
+        self.curves.clear()
+        self.legend.clear()
+
+    def _set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.strategy_list.setEnabled(not running)
+        if running:
+            self.progress.setRange(0, 0)   # busy until the load query has finished
+        elif self.progress.maximum() == 0:
+            self.progress.setRange(0, 1)
+            self.progress.setValue(0)
+
+    def _say(self, text: str) -> None:
+        self.status.setText(text)
+
+
+def _swatch(colour: str) -> QIcon:
+    pixmap = QPixmap(14, 14)
+    pixmap.fill(QColor(colour))
+    return QIcon(pixmap)
+
+
+def _short(budget: int) -> str:
+    for unit, size in (("M", 1_000_000), ("k", 1_000)):
+        if budget >= size and budget % size == 0:
+            return f"{budget // size}{unit}"
+    return str(budget)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    from explorer.demo import demo_paths
+    from explorer.ingest import import_paths
+    from widgets.app import application
+
+    app = application()
+    store = Store()
+    import_paths(store, [str(p) for p in demo_paths()])
+    jobs = JobPool()
+    panel = SweepPanel(store, jobs)
+    panel.resize(1100, 650)
+    panel.show()
+    panel.run()
+    code = app.exec()
+    jobs.cancel_all()
+    jobs.wait()
+    sys.exit(code)
