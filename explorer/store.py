@@ -28,6 +28,8 @@ _MACROS = (
     "create_macro_txt_int", "create_macro_num_int", "create_macro_txt_bool",
     "create_macro_txt_ts", "create_macro_kind_of",
 )
+#: Derived tables cached in the database (explorer.audit_cache, explorer.findings_cache).
+_CACHE_PREFIXES = ("audit_", "findings_")
 _TABLES = ("events", "event_details", "rejected", "duplicates", "conflicts", "files", "meta")
 
 
@@ -124,9 +126,10 @@ class Store(Db):
                 self.rebuild_sources = list(dict.fromkeys(r[0] for r in rows))
             except duckdb.Error:
                 self.rebuild_sources = []
-        for table in _TABLES:
+        caches = {t for t in tables if t.startswith(_CACHE_PREFIXES)}
+        for table in (*_TABLES, *sorted(caches)):
             if table in tables:
-                self.con.execute(f"DROP TABLE {table}")  # names from _TABLES only
+                self.con.execute(f"DROP TABLE {table}")  # our own names only
         self.con.execute("DROP TYPE IF EXISTS kind_t")
 
     def _create_macros(self) -> None:

@@ -7,7 +7,7 @@ import re
 import pytest
 
 import queries
-from explorer import audit_cache, audits, coerce
+from explorer import audit_cache, audits, coerce, findings_cache
 from explorer.demo import demo_paths
 from explorer.model import CANONICAL_COLUMNS, ORDER_KEYS, Order
 from explorer.store import Store
@@ -28,9 +28,11 @@ FRAGMENTS = {
     "PAIRS": queries.load("fragment_call_pairs"),
     "AUDIT": queries.render("session_audit", ordered=audits.ordered_sql(Order.TS),
                             pairs=queries.load("fragment_call_pairs")),
+    "FINDINGS": findings_cache.findings_sql(Order.TS),
 }
 #: The cache table the statements of each family read (made in demo_store).
-CACHE_TABLES = {"audit_cache_": "audit_seq"}
+CACHE_TABLES = {"audit_cache_": "audit_seq",
+                "findings_cache_": findings_cache.table_name(Order.SEQ)}
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +41,7 @@ def demo_store():
     load(s, *demo_paths())
     s.run("create_parsed")
     audit_cache.ensure(s, Order.SEQ)
+    findings_cache.ensure(s, Order.SEQ)
     s.con.execute("CREATE TEMP TABLE cand (key_hash UBIGINT)")
     s.con.execute("CREATE TEMP TABLE dups (eid BIGINT, kept_eid BIGINT)")
     yield s

@@ -1,0 +1,180 @@
+"""Every finding of the corpus, materialised once per order into a table kept with the database.
+
+``ensure`` computes the findings of one order (exactly :func:`explorer.audits.findings`: same
+units, same events) into ``findings_<order>``, one row per finding: a number ``n`` (1, 2, 3 …
+by rule, session, first event, so each rule holds one contiguous range of ``n``), ``rule``,
+``session_id``, ``events`` (the JSON list of AUDITS.md), ``n_events``, ``first_seq`` and
+``first_sub``. The meta table records the data version the table was computed for: an
+unchanged ``--db`` database reopens with its findings, and any import makes them stale.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Callable
+
+import duckdb
+
+import queries
+from explorer.audits import FINDING_RULES, ordered_sql
+from explorer.ingest import Cancelled
+from explorer.model import CostSettings, Order
+from explorer.store import Db, data_version
+
+ProgressHook = Callable[[int, int], None]
+StopHook = Callable[[], bool]
+
+#: The cache table of each order: the only names ever spliced into a statement here.
+TABLES = {order: f"findings_{order.value.replace('-', '_')}" for order in Order}
+#: Bump when the table's columns or numbering change: older tables are then recomputed.
+CACHE_FORMAT = 1
+_POLL_SECONDS = 0.05
+
+
+def findings_sql(order: Order) -> str:
+    """The ``findings`` statement of :func:`explorer.audits.findings` for ``order``."""
+    return queries.render("findings", ordered=ordered_sql(Order(order)),
+                          pairs=queries.load("fragment_call_pairs"))
+
+
+def table_name(order: Order) -> str:
+    return TABLES[Order(order)]
+
+
+def _meta_key(order: Order) -> str:
+    return f"findings:{Order(order).value}"
+
+
+def _stamp(db: Db) -> str:
+    return f"{CACHE_FORMAT}:{data_version(db)}"
+
+
+def _checked(table: str) -> str:
+    if table not in TABLES.values():
+        raise ValueError(f"not a findings cache table: {table!r}")
+    return table
+
+
+def is_fresh(db: Db, order: Order) -> bool:
+    """Whether ``findings_<order>`` holds the findings of the events as they are now."""
+    table = table_name(order)
+    if table not in {r[0] for r in db.run("table_names")}:
+        return False
+    return db.one("get_meta", key=_meta_key(order)).get("value") == _stamp(db)
+
+
+def ensure(db: Db, order: Order, progress: ProgressHook | None = None,
+           should_stop: StopHook | None = None) -> str:
+    """Compute the findings of ``order`` unless they are fresh; return the table's name.
+
+    ``progress(done, 1000)`` follows DuckDB's own progress of the one statement; when
+    ``should_stop()`` turns true the statement is interrupted, the transaction rolled back
+    (the table and meta stay as they were) and :class:`explorer.ingest.Cancelled` raised.
+    ``db`` is a connection of its own (a cursor on a worker thread).
+    """
+    order = Order(order)
+    table = table_name(order)
+    if is_fresh(db, order):
+        if progress:
+            progress(1000, 1000)
+        return table
+    sql = queries.render("findings_cache_create", table=table, findings=findings_sql(order))
+    params = {**CostSettings().params(), "rules": list(FINDING_RULES)}
+    watched = progress is not None or should_stop is not None
+    if watched:  # DuckDB tracks a statement's progress only with its progress bar on
+        db.con.execute("SET enable_progress_bar = true")
+        db.con.execute("SET enable_progress_bar_print = false")
+    db.con.execute("BEGIN TRANSACTION")
+    try:
+        # Read inside the transaction: the stamp belongs to the snapshot the findings come from.
+        stamp = _stamp(db)
+        _run_watched(db, sql, params, progress, should_stop)
+        if should_stop and should_stop():
+            raise Cancelled(f"findings ({order.value})")
+        db.run("set_meta", key=_meta_key(order), value=stamp)
+        db.con.execute("COMMIT")
+    except BaseException as exc:
+        _rollback(db)
+        if should_stop and should_stop():
+            raise Cancelled(f"findings ({order.value})") from exc
+        if isinstance(exc, duckdb.TransactionException) and is_fresh(db, order):
+            return table  # another job committed the same findings first
+        raise
+    finally:
+        if watched:
+            db.con.execute("RESET enable_progress_bar")
+            db.con.execute("RESET enable_progress_bar_print")
+    if progress:
+        progress(1000, 1000)
+    return table
+
+
+def _rollback(db: Db) -> None:
+    try:
+        db.con.execute("ROLLBACK")
+    except duckdb.Error:
+        pass  # a failed COMMIT has already ended the transaction
+
+
+def _run_watched(db: Db, sql: str, params: dict, progress: ProgressHook | None,
+                 should_stop: StopHook | None) -> None:
+    """Run ``sql`` while a watcher thread reports its progress and interrupts it on request."""
+    if progress is None and should_stop is None:
+        db.con.execute(sql, params).fetchall()
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(_POLL_SECONDS):
+            if should_stop and should_stop():
+                # Again at each poll: an interrupt before the statement starts is lost.
+                db.con.interrupt()
+                continue
+            if progress:
+                percent = db.con.query_progress()
+                if percent >= 0:
+                    progress(min(int(percent * 10), 999), 1000)
+
+    watcher = threading.Thread(target=watch, name="findings-watch", daemon=True)
+    watcher.start()
+    try:
+        db.con.execute(sql, params).fetchall()
+    finally:
+        done.set()
+        watcher.join()
+
+
+def rule_ranges(db: Db, table: str) -> dict[str, tuple[int, int]]:
+    """Each rule's ``(first n, count)`` in ``table``, for every rule of FINDING_RULES
+    (``(0, 0)`` when it has none); a rule's findings are ``n`` first … first + count − 1."""
+    found = {rule: (int(first), int(count))
+             for rule, first, count in db.run("findings_cache_ranges", {"table": _checked(table)})}
+    return {rule: found.get(rule, (0, 0)) for rule in FINDING_RULES}
+
+
+def rule_counts(db: Db, table: str) -> dict[str, int]:
+    """How many findings of each rule ``table`` holds (every rule of FINDING_RULES)."""
+    return {rule: count for rule, (_, count) in rule_ranges(db, table).items()}
+
+
+def read_block(db: Db, table: str, lo: int, hi: int, *, rule: str | None = None,
+               session_id: str | None = None, skip: int = 0, limit: int = 256) -> list[tuple]:
+    """Rows ``(n, rule, session_id, events JSON, n_events, first_seq, first_sub)`` with
+    ``lo <= n <= hi``, of ``rule`` / ``session_id`` when given, in ``n`` order."""
+    return db.run("findings_cache_block", {"table": _checked(table)}, lo=lo, hi=hi,
+                  rule=rule, session=session_id, skip=skip, limit=limit)
+
+
+def count_session(db: Db, table: str, lo: int, hi: int, session_id: str) -> int:
+    """How many findings with ``lo <= n <= hi`` belong to ``session_id``."""
+    return int(db.run("findings_cache_count", {"table": _checked(table)},
+                      lo=lo, hi=hi, session=session_id)[0][0])
+
+
+def session_findings(db: Db, table: str, session_id: str) -> list[dict]:
+    """The findings of one session, by first event then ``n`` (the order F3 steps in):
+    ``{"n", "rule", "session_id", "events"}``."""
+    rows = db.run("findings_cache_session", {"table": _checked(table)}, session=session_id)
+    return [{"n": n, "rule": rule, "session_id": session_id, "events": json.loads(events)}
+            for n, rule, events in rows]
