@@ -230,8 +230,10 @@ def test_an_unusable_database_is_reported(qapp, tmp_path, monkeypatch):
 
 def test_selecting_a_session_shows_its_turn_tree(qtbot, faulty_file):
     window = loaded_window(qtbot, [faulty_file])
-    window.table.setCurrentIndex(window.model.index(3, 0))
     session = window.model.index(3, 0).data()
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT) as shown:
+        window.table.setCurrentIndex(window.model.index(3, 0))
+    assert shown.args == [session]
     tree = window.session_panel.model
     frame = session_events(window.store, session, Order.SEQ)
     assert tree.rowCount() == frame["turn_no"].n_unique()

@@ -1,29 +1,34 @@
-"""The main window: composes the session list, the session panel and the jobs.
+"""The main window: the session list and findings (left), the session workspace and the
+corpus sweep (centre and right), the import jobs.
 
 Composition only: the work is done by :mod:`explorer` functions run in :mod:`widgets.workers`.
 """
 
 from __future__ import annotations
 
-import sys
 from functools import partial
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton,
-    QSizePolicy, QSplitter, QToolBar, QVBoxLayout, QWidget,
+    QFileDialog, QMainWindow, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from explorer.ingest import ImportReport
 from explorer.model import Order
+from explorer.rejected import rejected_count, rejected_lines
 from explorer.store import Store
-from widgets.session_panel import SessionPanel
+from widgets.dialogs import about_box, file_errors_box
+from widgets.file_drop import dropped_paths
+from widgets.findings_panel import FindingsPanel
+from widgets.rejected_dialog import RejectedDialog
 from widgets.sessions_pane import SessionsPane
+from widgets.sweep_panel import SweepPanel
 from widgets.tasks import import_summary, import_task
-from widgets.texts import LOG_FILTER, ORDER_TEXT
+from widgets.texts import LOG_FILTER
+from widgets.window_chrome import build_menus, build_status, build_toolbar
 from widgets.workers import JobPool, Worker
-
+from widgets.workspace import Workspace
 
 
 class MainWindow(QMainWindow):
@@ -45,89 +50,62 @@ class MainWindow(QMainWindow):
         self.last_report: ImportReport | None = None
         self.error_box: QMessageBox | None = None
         self._import: Worker | None = None
+        self._pending_event: dict | None = None
         self._closed = False
 
         self.jobs = JobPool(self)
         self.sessions = SessionsPane(store, self.jobs, self)
         self.model = self.sessions.model
+        self.findings = FindingsPanel(store, self.jobs, self)
+        self.workspace = Workspace(store, self.jobs, self.order, self)
+        self.session_panel = self.workspace.session_panel
+        self.preview = self.workspace.preview
+        self.sweep = SweepPanel(store, self.jobs, self)
+        self.sweep.set_order(self.order)
         self.sessions.shown.connect(self.audit_shown)
         self.sessions.failed.connect(self._on_audit_failed)
         self.sessions.session_selected.connect(self._on_sessions_session_selected)
+        self.findings.finding_activated.connect(self.go_to_finding)
+        self.workspace.order_changed.connect(self.set_order)
+        self.workspace.settings_changed.connect(self._on_workspace_settings_changed)
+        self.preview.overlay_changed.connect(self._on_preview_overlay_changed)
 
         self.setWindowTitle("Turnscope")
-        self.resize(1280, 800)
-        self._build_menu()
-        self._build_toolbar()
+        self.setAcceptDrops(True)
+        self.resize(1600, 1000)
+        build_toolbar(self)
+        self.order_box.currentIndexChanged.connect(self._on_order_box_changed)
         self._build_central()
-        self._build_status()
+        build_menus(self)
+        build_status(self)
         self.jobs.busy_changed.connect(self._on_jobs_busy_changed)
 
     # -- building -------------------------------------------------------------------------
-    def _build_menu(self) -> None:
-        menu = self.menuBar().addMenu("&File")
-        self.open_action = QAction("&Open…", self)
-        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
-        self.open_action.triggered.connect(self._on_open_action_triggered)
-        self.quit_action = QAction("&Quit", self)
-        self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        self.quit_action.triggered.connect(self.close)
-        menu.addAction(self.open_action)
-        menu.addSeparator()
-        menu.addAction(self.quit_action)
-
-    def _build_toolbar(self) -> None:
-        bar = QToolBar("View", self)
-        bar.setObjectName("view_toolbar")
-        bar.setMovable(False)
-        self.addToolBar(bar)
-        bar.addWidget(QLabel(" Order ", bar))
-        self.order_box = QComboBox(bar)
-        for order in Order:
-            self.order_box.addItem(order.value, order.value)
-            self.order_box.setItemData(self.order_box.count() - 1, ORDER_TEXT[order],
-                                       Qt.ItemDataRole.ToolTipRole)
-        self.order_box.setCurrentIndex(self.order_box.findData(self.order.value))
-        self.order_box.setToolTip("The order events are read in; the audit is recomputed.")
-        self.order_box.currentIndexChanged.connect(self._on_order_box_changed)
-        bar.addWidget(self.order_box)
-        bar.addSeparator()
-        self.filter_edit = self.sessions.filter_edit
-        bar.addWidget(self.filter_edit)
-        self.only_findings_box = self.sessions.only_findings_box
-        bar.addWidget(self.only_findings_box)
-        spacer = QWidget(bar)
-        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        bar.addWidget(spacer)
-        self.rows_label = self.sessions.rows_label
-        bar.addWidget(self.rows_label)
 
     def _build_central(self) -> None:
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 0, 4, 0)
         self.totals = self.sessions.totals
-        split = QSplitter(Qt.Orientation.Vertical, central)
         self.table = self.sessions.view
-        split.addWidget(self.table)
-        self.session_panel = SessionPanel(split)
+        self.left_tabs = QTabWidget(central)
+        self.left_tabs.addTab(self.table, "Sessions")
+        self.left_tabs.addTab(self.findings, "Findings")
+        self.left_tabs.setTabToolTip(1, "Every finding of the loaded logs; double-click one "
+                                        "to show its events")
+        self.main_tabs = QTabWidget(central)
+        self.main_tabs.addTab(self.workspace, "Session")
+        self.main_tabs.addTab(self.sweep, "Corpus sweep")
+        self.main_tabs.setTabToolTip(1, "Every strategy over every session, against the budget")
+        split = QSplitter(Qt.Orientation.Horizontal, central)
+        split.addWidget(self.left_tabs)
+        split.addWidget(self.main_tabs)
         split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 1)
+        split.setStretchFactor(1, 3)
+        split.setSizes([430, 1170])
         layout.addWidget(self.totals)
         layout.addWidget(split, 1)
         self.setCentralWidget(central)
-
-    def _build_status(self) -> None:
-        status = self.statusBar()
-        self.progress = QProgressBar(status)
-        self.progress.setMaximumWidth(240)
-        self.progress.setTextVisible(False)
-        self.cancel_button = QPushButton("Cancel", status)
-        self.cancel_button.setToolTip("Stop the running import or audit")
-        self.cancel_button.clicked.connect(self.cancel_jobs)
-        status.addPermanentWidget(self.progress)
-        status.addPermanentWidget(self.cancel_button)
-        self.progress.hide()
-        self.cancel_button.hide()
 
     # -- public ---------------------------------------------------------------------------
     def import_paths(self, paths: list[str]) -> Worker | None:
@@ -149,12 +127,74 @@ class MainWindow(QMainWindow):
         """Show the audit in the current order: at once when its table is fresh (None is
         returned), else computed in the background (the worker is returned)."""
         worker = self.sessions.refresh(self.order, at_once=at_once)
+        self.findings.refresh(self.order)
         if worker is not None and self._import is None:
             self.progress.setRange(0, 0)
         return worker
 
     def set_order(self, order: Order) -> None:
         self.order_box.setCurrentIndex(self.order_box.findData(Order(order).value))
+
+    def select_session(self, session_id: str) -> bool:
+        """Select ``session_id`` in the list (clearing a filter that hides it) and show it."""
+        return self.sessions.reveal_session(session_id)
+
+    def first_flagged_session(self) -> str | None:
+        """The first session (in the list's order) with a finding, else the first session."""
+        model = self.model
+        for row in range(min(model.rowCount(), 10_000)):
+            if model.has_findings(row):
+                return model.session_id(row)
+        return model.session_id(0) if model.rowCount() else None
+
+    @Slot(str, list)
+    def go_to_finding(self, session_id: str, events: list) -> None:
+        """Show the session of a finding with its first event selected in the tree."""
+        self.main_tabs.setCurrentWidget(self.workspace)
+        if self.workspace.session_id == session_id and self.workspace.data is not None:
+            self.workspace.select_event(events[0] if events else {})
+            self.sessions.reveal_session(session_id)
+            return
+        self.workspace.session_id = None  # so the list's selection loads it with the event
+        self._pending_event = events[0] if events else None
+        if not self.sessions.reveal_session(session_id):
+            self._pending_event = None
+            self.statusBar().showMessage(f"Session {session_id} is not in the list")
+
+    def show_sweep(self, run: bool = False) -> None:
+        """Show the corpus sweep tab; ``run`` starts a sweep with the current settings."""
+        self.main_tabs.setCurrentWidget(self.sweep)
+        if run:
+            self.sweep.run()
+
+    @Slot()
+    def open_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Open session logs", "", LOG_FILTER)
+        if paths:
+            self.import_paths(paths)
+
+    @Slot()
+    def show_rejected(self) -> RejectedDialog:
+        """The rejected input lines in a dialog the user can copy from."""
+        dialog = RejectedDialog(rejected_lines(self.store), rejected_count(self.store), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    @Slot()
+    def show_about(self) -> QMessageBox:
+        return about_box(self)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = dropped_paths(event.mimeData())
+        if paths and self.import_paths(paths) is not None:
+            event.acceptProposedAction()
+        elif paths:
+            self.statusBar().showMessage("An import is running: drop the files again after it")
 
     @Slot()
     def cancel_jobs(self) -> None:
@@ -167,6 +207,8 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         self._closed = True
+        self.sweep.cancel()  # interrupts its DuckDB query, which cancel_all alone does not
+        self.findings.shutdown()
         self.jobs.cancel_all()
         self.jobs.wait()
         self.sessions.close()
@@ -177,16 +219,13 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     # -- slots ----------------------------------------------------------------------------
-    @Slot()
-    def _on_open_action_triggered(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Open session logs", "", LOG_FILTER)
-        if paths:
-            self.import_paths(paths)
-
     @Slot(int)
     def _on_order_box_changed(self, index: int) -> None:
         self.order = Order(self.order_box.itemData(index))
         self.refresh_audit()
+        self.findings.refresh(self.order)
+        self.workspace.set_order(self.order)
+        self.sweep.set_order(self.order)
 
     @Slot(int, int)
     def _on_import_progressed(self, done: int, total: int) -> None:
@@ -197,9 +236,12 @@ class MainWindow(QMainWindow):
     def _on_import_finished(self, report: ImportReport) -> None:
         self._import_done()
         self.last_report = report
+        self.recent.add([f.path for f in report.files])
         self.statusBar().showMessage(import_summary(report))
         if report.errors:
             self._show_file_errors([str(e) for e in report.errors])
+        elif report.rejected:
+            self.show_rejected()
         self.import_ended.emit("finished")
 
     @Slot(str)
@@ -227,28 +269,28 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_sessions_session_selected(self, session_id: str) -> None:
-        self.session_panel.show_session(self.store, session_id, self.order)
+        event, self._pending_event = self._pending_event, None
+        self.findings.set_session(session_id)
+        if session_id != self.workspace.session_id or event is not None:
+            self.workspace.show_session(session_id, event)
+
+    @Slot()
+    def _on_workspace_settings_changed(self) -> None:
+        cost_settings = self.preview.cost_settings()
+        self.sweep.set_cost_settings(cost_settings)
+        self.sweep.set_settings(self.preview.settings())
+        if cost_settings != self.sessions.cost_settings:
+            self.sessions.cost_settings = cost_settings
+            self.refresh_audit()
+
+    @Slot(object)
+    def _on_preview_overlay_changed(self, _overlay) -> None:
+        self.sweep.set_settings(self.preview.settings())  # a no-op unless they changed
 
     def _on_jobs_busy_changed(self, busy: bool) -> None:
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
 
     def _show_file_errors(self, lines: list[str]) -> None:
-        shown = lines[:20] + ([f"… and {len(lines) - 20:,} more"] if len(lines) > 20 else [])
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Turnscope: files not imported")
-        box.setTextFormat(Qt.TextFormat.PlainText)  # paths and reasons are not markup
-        box.setText(f"{len(lines):,} file(s) could not be imported:\n\n" + "\n".join(shown))
-        if len(lines) > 20:
-            box.setDetailedText("\n".join(lines))
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.error_box = box
-        box.open()
+        self.error_box = file_errors_box(self, lines)
 
-
-if __name__ == "__main__":  # pragma: no cover
-    from explorer.demo import demo_paths
-    from widgets.app import run
-
-    sys.exit(run([str(p) for p in demo_paths()], None, Order.SEQ))

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from explorer.model import Order
+from explorer.preview import transform_key
 from explorer.session_data import SessionData
 from explorer.store import Store
 from widgets.cost_plot import SessionCostPlot
@@ -40,9 +41,10 @@ class Workspace(QWidget):
         self.session_id: str | None = None
         self.data: SessionData | None = None
         self._pending_event: dict | None = None
+        self._requested: tuple | None = None  # what the newest load was asked with
         self.loader = SessionLoader(store, jobs, self)
         self.session_panel = SessionPanel(self)
-        self.preview = PreviewPanel(self)
+        self.preview = PreviewPanel(parent=self)
         self.preview.set_order(self.order)
         self.cost_plot = SessionCostPlot(self)
         right = QSplitter(Qt.Orientation.Vertical, self)
@@ -50,11 +52,13 @@ class Workspace(QWidget):
         right.addWidget(self.cost_plot)
         right.setStretchFactor(0, 3)
         right.setStretchFactor(1, 2)
+        right.setSizes([600, 360])
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.session_panel)
         split.addWidget(right)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([680, 480])
         self.splitter = split
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -75,6 +79,7 @@ class Workspace(QWidget):
         call_id) in the tree when given."""
         self.session_id = session_id
         self._pending_event = event
+        self._requested = self._request()
         self.loader.load(session_id, self.order, self.preview.cost_settings(),
                          self.preview.settings())
 
@@ -103,8 +108,14 @@ class Workspace(QWidget):
         self.cost_plot.set_session(None)
 
     # -- slots ----------------------------------------------------------------------------
+    def _request(self) -> tuple:
+        """What a load depends on: the session, the order, the ratios, the transforms."""
+        return (self.session_id, self.order, self.preview.cost_settings(),
+                transform_key(self.preview.settings()))
+
     def _reload(self) -> None:
-        if self.session_id is not None:
+        """Load the session again if what it depends on changed since the last request."""
+        if self.session_id is not None and self._request() != self._requested:
             self.show_session(self.session_id, self._pending_event)
 
     @Slot(object)
@@ -124,7 +135,8 @@ class Workspace(QWidget):
 
     @Slot()
     def _on_preview_reload_needed(self) -> None:
-        self.settings_changed.emit()
+        if self.preview.order() == self.order:  # an order change is handled on its own
+            self.settings_changed.emit()
         self._reload()
 
     @Slot(object)
