@@ -13,7 +13,6 @@ live path <= 30 ms p95.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import statistics
 import sys
@@ -28,23 +27,6 @@ from explorer.preview import compare, overlay, strategy_texts
 from explorer.session_data import load_session
 from explorer.store import Store
 
-
-
-def _pin_singletons(count: int = 1_000_000) -> None:
-    """Leak ``count`` references to None, True and False on Python < 3.12.
-
-    PySide6 6.12's abi3 wheel (built for 3.12's immortal objects) drops a reference to None
-    on every call of a void method and to True on every ``Signal.emit`` when run on 3.11:
-    thousands of slider steps end in "Fatal Python error: none_dealloc". Py_IncRef is never
-    undone, so the interpreter also shuts down cleanly.
-    """
-    if sys.version_info >= (3, 12):
-        return
-    incref = ctypes.pythonapi.Py_IncRef
-    incref.argtypes = [ctypes.py_object]
-    for value in (None, True, False):
-        for _ in range(count):
-            incref(value)
 
 
 BUDGETS = np.unique(np.round(np.logspace(2, 6, 50)).astype(int)).tolist()
@@ -109,7 +91,6 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=1800)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    _pin_singletons()
     data = _session(args.turns)
     print(f"session {data.session_id}: {data.log.n:,} events, {data.turns:,} turns; "
           f"{len(BUDGETS)} budgets from {BUDGETS[0]:,} to {BUDGETS[-1]:,}")
