@@ -1,17 +1,33 @@
-"""The detail of one event: every field as plain text (log content is never read as HTML)."""
+"""The detail of one event or synthetic item: every field as plain text (log content is never
+read as HTML), the cost and how it was obtained, and its state in the previewed view."""
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+from explorer.view_overlay import VIEW_ERROR_TEXT, SyntheticItem
 
 _FIELDS = ("session_id", "seq", "sub", "kind", "tool", "call_id", "event_id", "message_id",
            "user_id", "turn", "branch", "is_error", "synthetic", "archived")
 
 
-def describe(event: dict, session_id: str) -> str:
+@dataclass(frozen=True)
+class ViewState:
+    """Where an event stands in the previewed view (``strategy`` at ``budget`` tokens)."""
+
+    strategy: str
+    budget: int
+    in_view: bool
+    errors: tuple[str, ...] = ()
+    view_cost: int | None = None   # its cost in the view when a transform changed it
+    note: str | None = None        # "evicted" / "pruned"
+
+
+def describe(event: dict, session_id: str, view: ViewState | None = None) -> str:
     """The text the detail panel shows for one row of a session frame."""
     lines = []
     for name in _FIELDS:
@@ -24,6 +40,8 @@ def describe(event: dict, session_id: str) -> str:
     how = "estimated from the content" if event.get("estimated") else "reported by the writer"
     lines.append(f"cost: {event['cost']:,} tokens ({how})")
     lines.append(f"turn (derived): {event['turn_no']}")
+    if view is not None:
+        lines += ["", *_view_lines(view)]
     if event.get("text") is not None:
         lines += ["", "text:", event["text"]]
     elif event.get("chars") is not None:
@@ -33,8 +51,33 @@ def describe(event: dict, session_id: str) -> str:
     return "\n".join(lines)
 
 
+def _view_lines(view: ViewState) -> list[str]:
+    where = f"view ({view.strategy} at {view.budget:,} tokens)"
+    lines = [f"{where}: {'in the view' if view.in_view else 'not in the view (greyed)'}"]
+    if view.note is not None and view.view_cost is not None:
+        lines.append(f"cost in the view: {view.view_cost:,} tokens (result {view.note})")
+    lines += [f"view error {e}: {VIEW_ERROR_TEXT.get(e, e)}" for e in view.errors]
+    if not view.errors:
+        lines.append("view errors: none")
+    return lines
+
+
+def describe_synthetic(item: SyntheticItem, strategy: str, budget: int,
+                       after: dict | None = None) -> str:
+    """The text for a synthetic item of the view (``after``: the frame row it follows)."""
+    lines = [f"synthetic item of the view ({strategy} at {budget:,} tokens): not an event of "
+             "the log", f"kind: {item.kind}", f"cost: {item.cost:,} tokens (set by the strategy)",
+             f"label: {item.label}"]
+    if after is None:
+        lines.append("position: before every event of the view")
+    else:
+        seq = f"{after['seq']}.{after['sub']}" if after.get("sub") else str(after["seq"])
+        lines.append(f"position: right after {after['kind']} seq {seq}")
+    return "\n".join(lines)
+
+
 class EventDetail(QPlainTextEdit):
-    """A read-only plain-text view of one event."""
+    """A read-only plain-text view of one event or synthetic item."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,5 +85,10 @@ class EventDetail(QPlainTextEdit):
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setPlaceholderText("Select an event to see all of it.")
 
-    def show_event(self, event: dict | None, session_id: str = "") -> None:
-        self.setPlainText(describe(event, session_id) if event else "")
+    def show_event(self, event: dict | None, session_id: str = "",
+                   view: ViewState | None = None) -> None:
+        self.setPlainText(describe(event, session_id, view) if event else "")
+
+    def show_synthetic(self, item: SyntheticItem, strategy: str, budget: int,
+                       after: dict | None = None) -> None:
+        self.setPlainText(describe_synthetic(item, strategy, budget, after))

@@ -1,23 +1,44 @@
-"""The panel that shows one session as a turn tree (see :mod:`widgets.turn_tree_model`)."""
+"""The panel that shows one session as a turn tree (see :mod:`widgets.turn_tree_model`), its
+legend, the detail of the selected row, and the finding navigation (F3 / Shift+F3)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QTreeView, QVBoxLayout, QWidget
+from bisect import bisect_left, bisect_right
 
-from explorer.marks import event_marks
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSizePolicy, QSplitter,
+    QTreeView, QVBoxLayout, QWidget,
+)
+
 from explorer.model import Order
+from explorer.session_data import SessionData, load_session
 from explorer.store import Db
-from explorer.turns import session_events
-from widgets.event_detail import EventDetail
-from widgets.turn_tree_model import TurnTreeModel
+from explorer.view_overlay import ViewOverlay
+from widgets.event_detail import EventDetail, ViewState
+from widgets.mark_style import BadgeDelegate
+from widgets.tree_legend import TreeLegend
+from widgets.turn_tree_model import COST, EVENT, MARK, SEQ, VIEW, TurnTreeModel
+
+
+#: Text as wide as each column's usual content (the event column stretches).
+_WIDTH_SAMPLES = {SEQ: "00000.0", COST: "000,000", VIEW: "000/000 in view",
+                  MARK: "00 orphan result 0"}
+_EVENT_MIN = 220
 
 
 class SessionPanel(QWidget):
-    """A title line and the turn tree of the selected session."""
+    """A title line, expand/collapse and finding buttons, the turn tree with its legend, and
+    the detail of the current row. Emits no signals of its own (the tree's selection
+    model says what is current).
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.data: SessionData | None = None
+        self.session_id = ""
+        self._shown: tuple = ()  # what the detail shows, to skip rewriting the same text
         self.title = QLabel("Select a session to see its turns.", self)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.model = TurnTreeModel(self)
@@ -25,37 +46,205 @@ class SessionPanel(QWidget):
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setItemDelegateForColumn(MARK, BadgeDelegate(self.tree))
         header = self.tree.header()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2, 3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # Not ResizeToContents: it measures every row again on each dataChanged (seconds per
+        # slider move on a big session). Widths from sample texts, then the user's; the
+        # event column takes the rest of the width, never less than _EVENT_MIN (then the
+        # tree scrolls sideways).
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        metrics = self.tree.fontMetrics()
+        for column, sample in _WIDTH_SAMPLES.items():
+            header.resizeSection(column, metrics.horizontalAdvance(sample) + 16)
+        self.tree.viewport().installEventFilter(self)
+        self.legend = TreeLegend(self)
         self.detail = EventDetail(self)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
-        split.addWidget(self.tree)
+        self._build_layout()
+        self._build_shortcuts()
+        self.tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
+
+    def _build_layout(self) -> None:
+        buttons = QHBoxLayout()
+        buttons.setContentsMargins(0, 0, 0, 0)
+        self.expand_button = QPushButton("Expand all", self)
+        self.collapse_button = QPushButton("Collapse all", self)
+        self.previous_button = QPushButton("◀ Finding", self)
+        self.next_button = QPushButton("Finding ▶", self)
+        self.previous_button.setToolTip("Select the previous event with a finding (Shift+F3).")
+        self.next_button.setToolTip("Select the next event with a finding (F3).")
+        self.finding_label = QLabel(self)
+        self.finding_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.finding_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        for button in (self.expand_button, self.collapse_button, self.previous_button,
+                       self.next_button):
+            buttons.addWidget(button)
+        buttons.addWidget(self.finding_label, 1)
+        self.expand_button.clicked.connect(self.expand_all)
+        self.collapse_button.clicked.connect(self.tree.collapseAll)
+        self.previous_button.clicked.connect(self.previous_finding)
+        self.next_button.clicked.connect(self.next_finding)
+        left = QWidget(self)
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.tree, 1)
+        column.addWidget(self.legend)
+        # the detail below the tree: in the window the panel shares its width with the preview
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(left)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(1, 1)
+        split.setSizes([600, 220])
+        self.splitter = split
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
+        layout.addLayout(buttons)
         layout.addWidget(split, 1)
-        self.session_id = ""
-        self.tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
+
+    def _build_shortcuts(self) -> None:
+        self.next_shortcut = QShortcut(QKeySequence("F3"), self)
+        self.previous_shortcut = QShortcut(QKeySequence("Shift+F3"), self)
+        for shortcut in (self.next_shortcut, self.previous_shortcut):
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.next_shortcut.activated.connect(self.next_finding)
+        self.previous_shortcut.activated.connect(self.previous_finding)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.tree.viewport() and event.type() == QEvent.Type.Resize:
+            header = self.tree.header()
+            others = sum(header.sectionSize(c) for c in range(1, header.count()))
+            header.resizeSection(EVENT, max(_EVENT_MIN, self.tree.viewport().width() - others))
+        return super().eventFilter(watched, event)
+
+    # -- content --------------------------------------------------------------------------
+    def set_data(self, data: SessionData) -> None:
+        """Show a session already loaded (no database access here); the first turn expanded."""
+        self.data, self.session_id = data, data.session_id
+        self.model.set_session(data.frame, data.marks)
+        self.detail.show_event(None)
+        self._shown = ()
+        self.title.setText(f"{data.session_id}: {data.frame.height:,} events in "
+                           f"{data.turns:,} turn(s), {Order(data.order).value} order")
+        if self.model.rowCount():
+            self.tree.expand(self.model.first_turn())
+        self._show_finding_count()
 
     def show_session(self, db: Db, session_id: str, order: Order) -> None:
-        """Load one session (a single indexed query) and show its turns, the first expanded."""
-        frame = session_events(db, session_id, order)
-        self.session_id = session_id
-        self.model.set_session(frame, event_marks(frame))
-        self.detail.show_event(None)
-        turns = frame["turn_no"].n_unique() if frame.height else 0
-        self.title.setText(f"{session_id}: {frame.height:,} events in {turns:,} turn(s), "
-                           f"{Order(order).value} order")
-        if self.model.rowCount():
-            self.tree.expand(self.model.index(min(1, self.model.rowCount() - 1), 0))
+        """Load one session on this thread and show it (until the window loads off-thread)."""
+        self.set_data(load_session(db, session_id, Order(order)))
 
-    def _on_tree_current_changed(self, current, _previous) -> None:
-        row = self.model.frame_row(current) if current.isValid() else None
-        event = self.model.event(row) if row is not None else None
-        self.detail.show_event(event, self.session_id)
+    def clear(self) -> None:
+        """Show nothing."""
+        self.data, self.session_id = None, ""
+        self.model.clear()
+        self.detail.show_event(None)
+        self._shown = ()
+        self.title.setText("Select a session to see its turns.")
+        self.finding_label.clear()
+
+    def set_overlay(self, overlay: ViewOverlay | None) -> None:
+        """Lay a compaction preview over the tree; the detail of the current row follows."""
+        if self.data is None:
+            return
+        self.model.set_overlay(overlay)
+        self._show_current(self.tree.currentIndex())
+
+    def expand_all(self) -> None:
+        self.model.fetch_all()
+        self.tree.expandAll()
+
+    # -- navigation -----------------------------------------------------------------------
+    def select_row(self, frame_row: int) -> int | None:
+        """Expand to a frame row, select it and scroll to it."""
+        if not 0 <= frame_row < self.model.event_count():
+            return None
+        index = self.model.index_of_row(frame_row)
+        parent = index.parent()
+        while parent.isValid():
+            self.tree.expand(parent)
+            parent = parent.parent()
+        flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
+                 | QItemSelectionModel.SelectionFlag.Rows)
+        self.tree.selectionModel().setCurrentIndex(index, flags)
+        self.tree.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+        return frame_row
+
+    def select_event(self, seq: int, sub: int | None, kind: str | None = None,
+                     call_id: str | None = None) -> int | None:
+        """Select the event of this session with ``seq`` (and ``sub``, ``kind``, ``call_id``
+        when given; an exact ``sub`` is preferred); the frame row, or None when absent."""
+        if self.data is None or seq is None:
+            return None
+        frame = self.data.frame
+        candidates = [
+            (r, s) for r, (q, s, k, c) in enumerate(frame.select("seq", "sub", "kind", "call_id").rows())
+            if q == seq and (kind is None or str(k) == kind) and (call_id is None or c == call_id)]
+        exact = [r for r, s in candidates if s == sub or (sub is None and not s)]
+        rows = exact or [r for r, _ in candidates]
+        return self.select_row(rows[0]) if rows else None
+
+    @Slot()
+    def next_finding(self) -> int | None:
+        """Select the next event with a finding mark in tree order (wrapping)."""
+        return self._step_finding(+1)
+
+    @Slot()
+    def previous_finding(self) -> int | None:
+        """Select the previous event with a finding mark in tree order (wrapping)."""
+        return self._step_finding(-1)
+
+    def _step_finding(self, step: int) -> int | None:
+        rows = self.model.finding_rows()
+        if not rows:
+            return None
+        positions = self.model.finding_positions(rows)
+        current = self.tree.currentIndex()
+        at = self.model.tree_position(current) if current.isValid() else -1.0
+        if step > 0:
+            n = bisect_right(positions, at) % len(rows)
+        else:
+            n = (bisect_left(positions, at) - 1) % len(rows)
+        row = self.select_row(rows[n])
+        self.finding_label.setText(f"finding {n + 1} of {len(rows)}")
+        return row
+
+    def _show_finding_count(self) -> None:
+        count = len(self.model.finding_rows())
+        self.finding_label.setText(f"{count:,} event(s) with findings" if count else "no findings")
+        self.next_button.setEnabled(bool(count))
+        self.previous_button.setEnabled(bool(count))
+
+    # -- detail ---------------------------------------------------------------------------
+    def _on_tree_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._show_current(current)
+
+    def _show_current(self, current: QModelIndex) -> None:
+        node = self.model.node(current) if current.isValid() else None
+        overlay = self.model.overlay
+        if node is not None and node.item is not None and overlay is not None:
+            shown = (node.item, overlay.strategy, overlay.budget)
+            if shown != self._shown:
+                after = node.item.after_row
+                self.detail.show_synthetic(node.item, overlay.strategy, overlay.budget,
+                                           self.model.event(after) if after is not None else None)
+        else:
+            row = node.row if node is not None else None
+            shown = (self.session_id, row, self._view_state(row) if row is not None else None)
+            if shown != self._shown:  # a slider move rarely changes the current row's state
+                event = self.model.event(row) if row is not None else None
+                self.detail.show_event(event, self.session_id, shown[2])
+        self._shown = shown
+
+    def _view_state(self, row: int) -> ViewState | None:
+        overlay = self.model.overlay
+        if overlay is None:
+            return None
+        notes = (self.data.log.notes or {}) if self.data is not None else {}
+        note = notes.get(row)
+        cost = int(self.data.log.cost[row]) if note is not None else None
+        return ViewState(overlay.strategy, overlay.budget, bool(overlay.in_view[row]),
+                         tuple(overlay.errors.get(row, ())), cost, note)

@@ -1,46 +1,59 @@
-"""The turn tree of one session: turns -> events, each CALL holding the RESULT paired with it.
+"""The turn tree of one session: turns -> events, each CALL holding the RESULT paired with it,
+with the audit marks and, when a compaction preview is laid over it, the view's state.
 
 A RESULT sits under the CALL that the one-to-one display pairing of AUDITS.md gives it,
 wherever it is in the log; a RESULT with no such CALL (orphan, or before its CALL) stays
 where it sits, marked. A turn's events are built when the turn is expanded.
+
+A :class:`~explorer.view_overlay.ViewOverlay` greys the events the view drops, marks its
+errors and adds its synthetic items as rows: under the CALL they follow, else right after
+the row they follow (before the first turn when they follow nothing). Changing the overlay
+inserts and removes only the synthetic rows that changed and emits ``dataChanged`` once per
+parent over the rows whose state changed, so expansion and selection survive.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import polars as pl
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont
 
-from explorer.audits import RULE_TEXT
+from explorer.marks import MARKS
+from explorer.view_overlay import SyntheticItem, ViewOverlay
+from widgets.mark_style import BADGES_ROLE, OUT_OF_VIEW_COLOUR, STYLES, VIEW_ERROR_KEYS, tooltip
 
 Index = QModelIndex | QPersistentModelIndex
-COLUMNS = ("event", "seq", "cost", "marks")
-MARK_LABELS = {
-    "orphan_results": "orphan result", "dangling_calls": "dangling call", "mispair": "mispair",
-    "duplicate_call_ids": "duplicate call id", "tie_inversions": "tie inversion",
-    "clock_regressions": "clock regression", "turn_collisions": "key collision",
-}
-MARK_COLOURS = {
-    "orphan_results": "#f8c9c4", "dangling_calls": "#fde2b8", "mispair": "#e7d3f5",
-    "duplicate_call_ids": "#d7e3fb", "tie_inversions": "#f5efb3",
-    "clock_regressions": "#f5efb3", "turn_collisions": "#cfeedd",
-}
+COLUMNS = ("event", "seq", "cost", "view", "marks")
+EVENT, SEQ, COST, VIEW, MARK = range(len(COLUMNS))
+_NCOLUMNS = len(COLUMNS)
+_MANY_PARENTS = 1000  # above this many parents to notify, one layoutChanged (a relayout) is cheaper
 _PREVIEW = 80
+_ROLE = Qt.ItemDataRole
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 class Node:
-    """A turn (``row`` None) or an event (``row``: its row in the session frame)."""
+    """A turn (``turn`` set), an event (``row``: its frame row) or a synthetic ``item``."""
 
-    __slots__ = ("parent", "row", "turn", "children", "position")
+    __slots__ = ("parent", "row", "turn", "item", "children", "position")
 
-    def __init__(self, parent: "Node | None", row: int | None, turn: int | None = None) -> None:
+    def __init__(self, parent: "Node | None", row: int | None = None, turn: int | None = None,
+                 item: SyntheticItem | None = None) -> None:
         self.parent = parent
         self.row = row
-        self.turn = turn
-        self.children: list[Node] | None = None  # None: not built yet (a turn not expanded)
+        self.turn = turn            # index into the model's turns
+        self.item = item
+        # None: not built yet (a turn not expanded); synthetic rows never have children
+        self.children: list[Node] | None = [] if item is not None else None
         self.position = 0
+
+
+def _number(nodes: list[Node], start: int = 0) -> None:
+    for n in range(start, len(nodes)):
+        nodes[n].position = n
 
 
 class TurnTreeModel(QAbstractItemModel):
@@ -48,30 +61,63 @@ class TurnTreeModel(QAbstractItemModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._root = Node(None, None)
-        self._root.children = []
-        self._frame = pl.DataFrame()
-        self._marks: list[frozenset[str]] = []
-        self._by_turn: dict[int, list[int]] = {}
-        self._result_of: dict[int, int] = {}
+        self._italic = QFont()
+        self._italic.setItalic(True)
+        self._grey = QBrush(QColor(OUT_OF_VIEW_COLOUR))
+        self._brushes = {k: QBrush(QColor(s.background)) for k, s in STYLES.items() if s.background}
+        self.set_session(pl.DataFrame(), [])
 
     # -- content --------------------------------------------------------------------------
     def set_session(self, frame: pl.DataFrame, marks: list[frozenset[str]]) -> None:
-        """Show a :func:`explorer.turns.session_events` frame and its event marks."""
+        """Show a :func:`explorer.turns.session_events` frame and its event marks (no overlay)."""
         self.beginResetModel()
-        self._frame, self._marks = frame, marks
-        self._by_turn = {}
-        self._result_of = {}
-        rows = frame.select("turn_no", "pos", "display_call_pos").rows() if frame.height else []
+        n = frame.height
+        self._frame, self._marks, self._overlay = frame, marks, None
+        self._synth: dict[int | None, tuple[SyntheticItem, ...]] = {}
+        self._errors: dict[int, tuple[str, ...]] = {}
+        self._in_view: np.ndarray | None = None
+        self._preview: dict[int, str] = {}
+        cols = frame.select("kind", "tool", "call_id", "seq", "sub", "cost").to_dict(as_series=False) if n else {}
+        self._kind = [str(k) for k in cols.get("kind", [])]
+        self._tool, self._call = cols.get("tool", []), cols.get("call_id", [])
+        self._seq, self._sub, self._cost = cols.get("seq", []), cols.get("sub", []), cols.get("cost", [])
+        rows = frame.select("turn_no", "pos", "display_call_pos").rows() if n else []
         row_of_pos = {pos: i for i, (_, pos, _) in enumerate(rows)}
+        self._result_of: dict[int, int] = {}
+        self._call_of: dict[int, int] = {}
+        by_turn: dict[int, list[int]] = {t: [] for t in sorted({t for t, _, _ in rows})}
         for i, (turn, _, call_pos) in enumerate(rows):
-            if call_pos is not None:
+            if call_pos is None:
+                by_turn[turn].append(i)
+            else:
                 self._result_of[row_of_pos[call_pos]] = i
-                continue
-            self._by_turn.setdefault(turn, []).append(i)
-        self._root.children = [Node(self._root, None, t) for t in sorted(self._by_turn)]
-        for n, node in enumerate(self._root.children):
-            node.position = n
+                self._call_of[i] = row_of_pos[call_pos]
+        self._turn_no = list(by_turn)
+        self._top_rows = list(by_turn.values())
+        self._tree_order = [r for top in self._top_rows for t in top
+                            for r in ((t, self._result_of[t]) if t in self._result_of else (t,))]
+        self._tree_pos = np.empty(n, dtype=np.int64)
+        self._tree_pos[self._tree_order] = np.arange(n)
+        self._turn_of = np.empty(n, dtype=np.int64)
+        for t, top in enumerate(self._top_rows):
+            self._turn_of[top] = t
+        for result, call in self._call_of.items():
+            self._turn_of[result] = self._turn_of[call]
+        self._turn_size = np.bincount(self._turn_of, minlength=len(self._top_rows))
+        costs = np.asarray(self._cost, dtype=np.int64)
+        self._turn_cost = np.bincount(self._turn_of, weights=costs, minlength=len(self._top_rows))
+        self._turn_marks: list[dict[str, int]] = [{} for _ in self._top_rows]
+        for r, row_marks in enumerate(marks):
+            counts = self._turn_marks[self._turn_of[r]]
+            for m in row_marks:
+                counts[m] = counts.get(m, 0) + 1
+        self._turn_in_view = self._turn_size
+        self._turn_errors: list[dict[str, int]] = [{} for _ in self._top_rows]
+        self._node_of: list[Node | None] = [None] * n
+        self._root = Node(None)
+        self._turns = [Node(self._root, turn=t) for t in range(len(self._top_rows))]
+        self._root.children = list(self._turns)
+        _number(self._root.children)
         self.endResetModel()
 
     def node(self, index: Index) -> Node:
@@ -82,120 +128,313 @@ class TurnTreeModel(QAbstractItemModel):
         return self._frame.row(row, named=True)
 
     def frame_row(self, index: Index) -> int | None:
-        """The row of the session frame an index shows (None for a turn)."""
+        """The row of the session frame an index shows (None for a turn or a synthetic row)."""
         return self.node(index).row
+
+    @property
+    def overlay(self) -> ViewOverlay | None:
+        return self._overlay
+
+    def clear(self) -> None:
+        """Show nothing."""
+        self.set_session(pl.DataFrame(), [])
+
+    def first_turn(self) -> QModelIndex:
+        """The first turn opened by a USER event (the preamble is turn 0), else the first."""
+        if not self._turns:
+            return QModelIndex()
+        turn = self._turns[1 if len(self._turns) > 1 and self._turn_no[0] == 0 else 0]
+        return self.createIndex(turn.position, 0, turn)
+
+    def event_count(self) -> int:
+        """How many events (frame rows) the session has."""
+        return len(self._kind)
+
+    def finding_rows(self) -> list[int]:
+        """The frame rows that carry a finding mark, in tree order (what F3 steps through)."""
+        return [r for r in self._tree_order if self._marks[r]]
+
+    def finding_positions(self, rows: list[int]) -> list[int]:
+        """The tree positions of frame rows (see :meth:`tree_position`)."""
+        return self._tree_pos[rows].tolist()
+
+    def tree_position(self, index: Index) -> float:
+        """Where an index sits in the tree order of events (a turn just before its first)."""
+        node = self.node(index)
+        if node.row is not None:
+            return float(self._tree_pos[node.row])
+        if node.turn is not None:
+            top = self._top_rows[node.turn]
+            return float(self._tree_pos[top[0]]) - 0.5 if top else -0.5
+        after = node.item.after_row if node.item is not None else None
+        return -1.0 if after is None else float(self._tree_pos[after]) + 0.5
+
+    def index_of_row(self, row: int) -> QModelIndex:
+        """The index of a frame row, building its turn first if needed."""
+        turn = self._turns[int(self._turn_of[row])]
+        if turn.children is None:
+            self.fetchMore(self.createIndex(turn.position, 0, turn))
+        node = self._node_of[row]
+        return self.createIndex(node.position, 0, node)
+
+    def fetch_all(self) -> None:
+        """Build every turn (before an expand-all)."""
+        for turn in self._turns:
+            if turn.children is None:
+                self.fetchMore(self.createIndex(turn.position, 0, turn))
+
+    # -- overlay --------------------------------------------------------------------------
+    def set_overlay(self, overlay: ViewOverlay | None) -> None:
+        """Lay a compaction preview over the tree (None: remove it)."""
+        n = len(self._kind)
+        if overlay is not None and len(overlay.in_view) != n:
+            raise ValueError(f"overlay of {len(overlay.in_view)} rows for a session of {n}")
+        old_in, old_errors, had = self._in_view, self._errors, self._overlay is not None
+        if overlay is None and not had:
+            return
+        synth: dict[int | None, tuple[SyntheticItem, ...]] = {}
+        for item in overlay.synthetic if overlay is not None else ():
+            synth[item.after_row] = synth.get(item.after_row, ()) + (item,)
+        old_synth, self._synth = self._synth, synth
+        for key in set(old_synth) | set(synth):
+            if old_synth.get(key, ()) != synth.get(key, ()):
+                self._replace_synthetic(key, old_synth.get(key, ()), synth.get(key, ()))
+        self._overlay = overlay
+        self._in_view = np.asarray(overlay.in_view, dtype=bool) if overlay is not None else None
+        self._errors = dict(overlay.errors) if overlay is not None else {}
+        self._turn_in_view = (np.bincount(self._turn_of[self._in_view], minlength=len(self._turns))
+                              if self._in_view is not None else self._turn_size)
+        self._turn_errors = [{} for _ in self._turns]
+        for row, errors in self._errors.items():
+            counts = self._turn_errors[self._turn_of[row]]
+            for e in errors:
+                counts[e] = counts.get(e, 0) + 1
+        if had != (overlay is not None) or old_in is None or self._in_view is None:
+            changed = np.ones(n, dtype=bool)
+        else:
+            changed = old_in != self._in_view
+        for row in set(old_errors) | set(self._errors):
+            if old_errors.get(row) != self._errors.get(row):
+                changed[row] = True
+        self._emit_changed(np.flatnonzero(changed), force_turns=had != (overlay is not None))
+
+    def _replace_synthetic(self, key: int | None, old: tuple, new: tuple) -> None:
+        """Swap the synthetic rows that follow ``key`` (only where the tree is built)."""
+        if key is None:
+            host, start = self._root, 0
+        else:
+            node = self._node_of[key]
+            if node is None:
+                return  # its turn is not built: fetchMore adds the rows
+            host, start = (node, 0) if self._kind[key] == "CALL" else (node.parent, node.position + 1)
+        parent = QModelIndex() if host is self._root else self.createIndex(host.position, 0, host)
+        if old:
+            self.beginRemoveRows(parent, start, start + len(old) - 1)
+            del host.children[start:start + len(old)]
+            _number(host.children, start)
+            self.endRemoveRows()
+        if new:
+            self.beginInsertRows(parent, start, start + len(new) - 1)
+            host.children[start:start] = [Node(host, item=item) for item in new]
+            _number(host.children, start)
+            self.endInsertRows()
+
+    def _emit_changed(self, rows: np.ndarray, force_turns: bool) -> None:
+        """One dataChanged per built parent, over the span of its changed rows; when that
+        is many parents (an overlay laid on or taken off a big expanded tree), one
+        layoutChanged instead: a view answers each dataChanged with a search of its rows."""
+        spans: dict[int, list] = {}
+        for row in rows.tolist():
+            node = self._node_of[row]
+            if node is None:
+                continue
+            span = spans.setdefault(id(node.parent), [node.parent, node.position, node.position])
+            span[1], span[2] = min(span[1], node.position), max(span[2], node.position)
+        if len(spans) > _MANY_PARENTS:
+            self._signal("layoutAboutToBeChanged")
+            self._signal("layoutChanged")
+            return
+        last = len(COLUMNS) - 1
+        for parent, first, end in spans.values():
+            at = self.createIndex(parent.position, 0, parent)
+            self._signal("dataChanged", self.index(first, 0, at), self.index(end, last, at))
+        turns = (np.arange(len(self._turns)) if force_turns
+                 else np.unique(self._turn_of[rows]) if len(rows) else ())
+        if len(turns):
+            first, end = self._turns[int(turns[0])].position, self._turns[int(turns[-1])].position
+            self._signal("dataChanged", self.index(first, 0), self.index(end, last))
+
+    def _signal(self, name: str, *indexes: QModelIndex) -> None:
+        getattr(self, name).emit(*indexes)
 
     # -- lazy children --------------------------------------------------------------------
     def canFetchMore(self, parent: Index) -> bool:
         node = self.node(parent)
-        return node.row is None and node is not self._root and node.children is None
+        return node.turn is not None and node.children is None
 
     def fetchMore(self, parent: Index) -> None:
-        node = self.node(parent)
         if not self.canFetchMore(parent):
             return
-        rows = self._by_turn.get(node.turn, [])
-        self.beginInsertRows(parent, 0, len(rows) - 1)
-        node.children = []
-        for n, row in enumerate(rows):
-            child = Node(node, row)
-            child.position = n
-            result = self._result_of.get(row)
-            child.children = [Node(child, result)] if result is not None else []
-            node.children.append(child)
+        node = self.node(parent)
+        children = self._build(node, self._top_rows[node.turn])
+        self.beginInsertRows(parent, 0, len(children) - 1)
+        node.children = children
         self.endInsertRows()
 
+    def _build(self, parent: Node, rows: list[int]) -> list[Node]:
+        """Nodes for event rows under ``parent``, with their nested RESULT and synthetic rows."""
+        out: list[Node] = []
+        for row in rows:
+            node = Node(parent, row)
+            self._node_of[row] = node
+            out.append(node)
+            follow = [Node(parent, item=item) for item in self._synth.get(row, ())]
+            if self._kind[row] == "CALL":
+                inner = [Node(node, item=item) for item in self._synth.get(row, ())]
+                result = self._result_of.get(row)
+                node.children = inner + (self._build(node, [result]) if result is not None else [])
+                _number(node.children)
+            else:
+                node.children = []
+                out += follow
+        _number(out)
+        return out
+
+    # The view calls these few methods for every row it lays out: kept lean on purpose.
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:
-        node = self.node(parent)
-        if node.children is None:
-            return bool(self._by_turn.get(node.turn))
-        return bool(node.children)
+        if not parent.isValid():
+            return bool(self._root.children)
+        if parent.column():
+            return False
+        node = parent.internalPointer()
+        children = node.children
+        return bool(self._top_rows[node.turn]) if children is None else bool(children)
 
     # -- structure ------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
-        node = self.node(parent)
-        if node.children is None or not (0 <= row < len(node.children)) or not (0 <= column < len(COLUMNS)):
+        if parent.isValid():
+            children = None if parent.column() else parent.internalPointer().children
+        else:
+            children = self._root.children
+        if children is None or not 0 <= row < len(children) or not 0 <= column < _NCOLUMNS:
             return QModelIndex()
-        return self.createIndex(row, column, node.children[row])
+        return self.createIndex(row, column, children[row])
 
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
         if not index.isValid():
             return QModelIndex()
         parent = index.internalPointer().parent
-        if parent is None or parent is self._root:
+        if parent is self._root or parent is None:
             return QModelIndex()
         return self.createIndex(parent.position, 0, parent)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
-        if parent.isValid() and parent.column() != 0:
+        if not parent.isValid():
+            return len(self._root.children)
+        if parent.column():
             return 0
-        children = self.node(parent).children
+        children = parent.internalPointer().children
         return len(children) if children is not None else 0
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _ROLE.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == _ROLE.DisplayRole:
             return COLUMNS[section]
         return None
 
     # -- data -----------------------------------------------------------------------------
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = _ROLE.DisplayRole) -> Any:
         if not index.isValid():
             return None
         node = index.internalPointer()
-        if node.row is None:
-            return self._turn_data(node, index.column(), role)
-        return self._event_data(node.row, index.column(), role)
+        if role == BADGES_ROLE and index.column() != MARK:
+            return []
+        if role == _ROLE.TextAlignmentRole:
+            return _RIGHT if index.column() in (SEQ, COST) else None
+        if node.row is not None:
+            return self._event_data(node.row, index.column(), role)
+        if node.turn is not None:
+            return self._turn_data(node.turn, index.column(), role)
+        return self._synthetic_data(node.item, index.column(), role)
 
-    def _turn_rows(self, turn: int) -> list[int]:
-        rows = list(self._by_turn.get(turn, []))
-        return rows + [self._result_of[r] for r in rows if r in self._result_of]
+    def mark_keys(self, row: int) -> list[str]:
+        """The finding marks and view errors of one frame row, in legend order."""
+        errors = self._errors.get(row, ())
+        return ([m for m in MARKS if m in self._marks[row]]
+                + [k for k in VIEW_ERROR_KEYS if k[5:] in errors])
 
-    def _turn_data(self, node: Node, column: int, role: int) -> Any:
-        rows = self._turn_rows(node.turn)
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == 0:
-                first = self._frame.row(rows[0], named=True) if rows else {}
-                title = "Preamble" if node.turn == 0 else f"Turn {node.turn}"
-                return f"{title} — {_preview(first.get('text'))}" if first.get("text") else title
-            if column == 2:
-                return f"{sum(self._frame['cost'][r] for r in rows):,}"
-            if column == 3:
-                counts: dict[str, int] = {}
-                for r in rows:
-                    for mark in self._marks[r]:
-                        counts[mark] = counts.get(mark, 0) + 1
-                return ", ".join(f"{n} {MARK_LABELS[m]}" for m, n in sorted(counts.items()))
-        if role == Qt.ItemDataRole.TextAlignmentRole and column == 2:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    def _turn_data(self, turn: int, column: int, role: int) -> Any:
+        counts = dict(self._turn_marks[turn])
+        counts.update({f"view:{e}": c for e, c in self._turn_errors[turn].items()})
+        keys = [k for k in (*MARKS, *VIEW_ERROR_KEYS) if k in counts]
+        if role == _ROLE.DisplayRole:
+            if column == EVENT:
+                no, top = self._turn_no[turn], self._top_rows[turn]
+                title = "Preamble" if no == 0 else f"Turn {no}"
+                text = self._text_preview(top[0]) if top else ""
+                return f"{title} — {text}" if text else title
+            if column == COST:
+                return f"{int(self._turn_cost[turn]):,}"
+            if column == VIEW and self._overlay is not None:
+                return f"{int(self._turn_in_view[turn]):,}/{int(self._turn_size[turn]):,} in view"
+            if column == MARK:
+                return ", ".join(f"{counts[k]} {STYLES[k].label}" for k in keys)
+        elif role == BADGES_ROLE:
+            return [(k, str(counts[k])) for k in keys]
+        elif role == _ROLE.ToolTipRole and keys:
+            return tooltip(keys)
+        elif role == _ROLE.ForegroundRole and self._overlay is not None and not self._turn_in_view[turn]:
+            return self._grey
         return None
 
     def _event_data(self, row: int, column: int, role: int) -> Any:
-        marks = self._marks[row]
-        if role == Qt.ItemDataRole.DisplayRole:
-            e = self._frame.row(row, named=True)
-            if column == 0:
-                head = " ".join(str(v) for v in (e["kind"], e["tool"], e["call_id"]) if v)
-                return f"{head} — {_preview(e['text'])}" if e["text"] else head
-            if column == 1:
-                return f"{e['seq']}.{e['sub']}" if e["sub"] else str(e["seq"])
-            if column == 2:
-                return f"{e['cost']:,}"
-            if column == 3:
-                return ", ".join(MARK_LABELS[m] for m in sorted(marks))
-        if role == Qt.ItemDataRole.ToolTipRole and marks:
-            return "\n".join(f"{MARK_LABELS[m]}: {RULE_TEXT[m]}" for m in sorted(marks))
-        if role == Qt.ItemDataRole.BackgroundRole and marks:
-            return QBrush(QColor(MARK_COLOURS[sorted(marks)[0]]))
-        if role == Qt.ItemDataRole.TextAlignmentRole and column == 2:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == _ROLE.DisplayRole:
+            if column == EVENT:
+                head = " ".join(str(v) for v in (self._kind[row], self._tool[row], self._call[row]) if v)
+                text = self._text_preview(row)
+                return f"{head} — {text}" if text else head
+            if column == SEQ:
+                return f"{self._seq[row]}.{self._sub[row]}" if self._sub[row] else str(self._seq[row])
+            if column == COST:
+                return f"{self._cost[row]:,}"
+            if column == VIEW and self._in_view is not None:
+                return "" if self._in_view[row] else "out"
+            if column == MARK:
+                return ", ".join(STYLES[k].label for k in self.mark_keys(row))
+            return None
+        if role == BADGES_ROLE:
+            return [(k, STYLES[k].label) for k in self.mark_keys(row)]
+        out = self._in_view is not None and not self._in_view[row]
+        if role == _ROLE.ForegroundRole and out:
+            return self._grey
+        if role == _ROLE.FontRole and out:
+            return self._italic
+        if role in (_ROLE.ToolTipRole, _ROLE.BackgroundRole):
+            keys = self.mark_keys(row)
+            if keys:
+                return tooltip(keys) if role == _ROLE.ToolTipRole else self._brushes[keys[0]]
         return None
 
+    def _synthetic_data(self, item: SyntheticItem, column: int, role: int) -> Any:
+        if role == _ROLE.DisplayRole:
+            return {EVENT: f"{item.kind} — {item.label}", COST: f"{item.cost:,}",
+                    VIEW: "added"}.get(column)
+        if role == BADGES_ROLE:
+            return [("synthetic", STYLES["synthetic"].label)]
+        if role == _ROLE.ToolTipRole:
+            return tooltip(["synthetic"])
+        if role == _ROLE.BackgroundRole:
+            return self._brushes["synthetic"]
+        if role == _ROLE.FontRole:
+            return self._italic
+        return None
 
-def _preview(text: str | None) -> str:
-    """The first words of a text, on one line."""
-    flat = " ".join((text or "").split())
-    return flat if len(flat) <= _PREVIEW else flat[:_PREVIEW - 1] + "…"
+    def _text_preview(self, row: int) -> str:
+        """The first words of an event's text, on one line (cached)."""
+        cached = self._preview.get(row)
+        if cached is None:
+            flat = " ".join((self._frame["text"][row] or "").split()[:40])
+            cached = self._preview[row] = flat if len(flat) <= _PREVIEW else flat[:_PREVIEW - 1] + "…"
+        return cached
