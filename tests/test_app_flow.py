@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QColor, QDropEvent, QFont, QImage, QPainter
@@ -14,6 +16,7 @@ from explorer.generate import generate
 from explorer.model import Order
 from explorer.store import Store, data_version
 from widgets.app import make_window
+from widgets.cost_plot import value_of
 
 WAIT = 120_000
 TABLES = ("events", "event_details", "rejected", "duplicates", "conflicts", "files")
@@ -114,3 +117,111 @@ def test_screenshot_command_reports_bad_arguments(tmp_path, capsys):
     assert main(["screenshot", str(out), "--demo", "--session", "no such"]) == 2
     assert "no such session" in capsys.readouterr().err
     assert not out.exists()
+
+
+# -- the demo, as a new user meets it -----------------------------------------------------------
+@pytest.fixture
+def demo_window(qtbot):
+    window = make_window([str(p) for p in demo_paths()])
+    window.resize(1600, 1000)
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.audit_shown, timeout=WAIT):
+        pass
+    qtbot.waitUntil(lambda: window.findings.model.rowCount() > 0, timeout=WAIT)
+    return window
+
+
+def out_of_view_rows(window) -> set[int]:
+    """The frame rows the tree shows as out of the view (read back from the tree)."""
+    model = window.session_panel.model
+    model.fetch_all()
+    out = set()
+    for t in range(model.rowCount()):
+        stack = [model.index(t, 0)]
+        while stack:
+            parent = stack.pop()
+            for r in range(model.rowCount(parent)):
+                child = model.index(r, 0, parent)
+                stack.append(child)
+                row = model.frame_row(child)
+                if row is not None and model.index(r, 3, parent).data() == "out":
+                    out.add(row)
+    return out
+
+
+def test_moving_the_slider_greys_exactly_what_the_engine_drops(qtbot, demo_window):
+    from explorer.compaction import Strategy, view, window as decide
+    from explorer.compaction.window import in_view
+
+    window = demo_window
+    session = "k0002"
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        assert window.select_session(session)
+    log = window.workspace.data.log
+    slider = window.preview.budget_control.slider
+    for strategy in ("M1", "M2", "spring-events:20", "agentscope:50:20"):
+        window.preview.set_strategy(strategy)
+        for position in (slider.maximum(), slider.maximum() // 2, slider.maximum() // 4, 0):
+            slider.setValue(position)  # as a drag does
+            budget = window.preview.budget()
+            settings = window.preview.settings()
+            keep = in_view(log, decide(log, Strategy.parse(strategy), budget, settings))
+            assert out_of_view_rows(window) == set(np.flatnonzero(~keep).tolist())
+            _, metrics = view(log, strategy, budget, settings)
+            assert window.preview.strip.text().startswith(f"{metrics['cost']:,} / {budget:,}")
+            assert window.workspace.cost_plot.budget() == budget
+
+
+def test_the_turn_aware_strategy_goes_over_budget_as_the_slider_drops(qtbot, demo_window):
+    window = demo_window
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.select_session("k0001")
+    window.preview.set_strategy("M1")
+    over = []
+    for budget in (1_000_000, 20_000, 1_000):
+        window.preview.set_budget(budget)
+        over.append(window.preview.current_overlay().metrics["over"])
+    assert over[0] is False and over[-1] is True
+    assert "over budget" in window.preview.strip.text()
+
+
+def test_a_key_collision_finding_jumps_to_its_events(qtbot, demo_window):
+    window = demo_window
+    findings = window.findings
+    findings.set_rule("turn_collisions")
+    assert findings.model.rowCount() == findings.rule_counts()["turn_collisions"] > 0
+    finding = findings.model.finding(0)
+    index = findings.model.index(0, 0)
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        findings.view.activated.emit(index)  # what a double-click or Enter sends
+    assert window.sessions.selected_session() == finding["session_id"]
+    qtbot.waitUntil(lambda: window.session_panel.tree.currentIndex().isValid(), timeout=WAIT)
+    row = window.session_panel.model.frame_row(window.session_panel.tree.currentIndex())
+    event = window.workspace.data.frame.row(row, named=True)
+    first = finding["events"][0]
+    assert (event["seq"], event["sub"], event["kind"]) == (first["seq"], first["sub"], first["kind"])
+    assert window.main_tabs.currentWidget() is window.workspace
+
+
+def test_f3_steps_through_the_findings_of_the_session(qtbot, demo_window):
+    window = demo_window
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.select_session("k0003")
+    marks = window.workspace.data.marks
+    flagged = [i for i, m in enumerate(marks) if m]
+    assert flagged
+    seen = [window.session_panel.next_finding() for _ in flagged]
+    assert sorted(seen) == flagged
+    assert window.session_panel.next_finding() == seen[0]  # wraps around
+    assert window.session_panel.previous_finding() == seen[-1]
+
+
+def test_the_cost_plot_line_moves_the_slider(qtbot, demo_window):
+    window = demo_window
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.select_session("k0001")
+    plot = window.workspace.cost_plot
+    plot.line.setValue(value_of(12_345))
+    plot.line.sigDragged.emit(plot.line)
+    assert abs(window.preview.budget() - 12_345) <= 12_345 * 0.01
+    assert window.preview.current_overlay().budget == window.preview.budget()

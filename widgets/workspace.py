@@ -88,6 +88,9 @@ class Workspace(QWidget):
         if self.loader.busy() or self.data is None or self.data.session_id != self.session_id:
             self._pending_event = event
             return
+        self._select(event)
+
+    def _select(self, event: dict) -> None:
         self.session_panel.select_event(event.get("seq"), event.get("sub"),
                                         event.get("kind"), event.get("call_id"))
 
@@ -126,7 +129,7 @@ class Workspace(QWidget):
         self.preview.set_session(data)  # emits the overlay, which the tree takes
         if self._pending_event is not None:
             event, self._pending_event = self._pending_event, None
-            self.select_event(event)
+            self._select(event)
         self.session_shown.emit(data.session_id)
 
     @Slot(str)
