@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPen
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.cost_curve import CostCurve, cost_curve
 from explorer.session_data import SessionData
@@ -63,6 +63,10 @@ class SessionCostPlot(QWidget):
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.readout = QLabel(self)
         self.readout.setTextFormat(Qt.TextFormat.PlainText)
+        # Texts that change with the budget must not resize the plot (which would repaint it
+        # whole): their width is whatever the layout gives them.
+        for label in (self.title, self.readout):
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.plot_widget = pg.PlotWidget(self, background="w")
         plot = self.plot = self.plot_widget.getPlotItem()
         plot.setLogMode(x=False, y=True)
@@ -89,6 +93,10 @@ class SessionCostPlot(QWidget):
         self.line.setToolTip("Drag to change the budget")
         self.line.setZValue(10)
         plot.addItem(self.line, ignoreBounds=True)
+        # The curve and the boundaries change only with the session: paint them once into a
+        # pixmap, so that moving the budget line repaints the line, not 10,000 points.
+        for item in (self.curve.curve, self.turns.curve):
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(2)
