@@ -185,22 +185,35 @@ def test_the_turn_aware_strategy_goes_over_budget_as_the_slider_drops(qtbot, dem
     assert "over budget" in window.preview.strip.text()
 
 
+def selected_event(window) -> tuple:
+    row = window.session_panel.model.frame_row(window.session_panel.tree.currentIndex())
+    event = window.workspace.data.frame.row(row, named=True)
+    return event["seq"], event["sub"], event["kind"]
+
+
 def test_a_key_collision_finding_jumps_to_its_events(qtbot, demo_window):
     window = demo_window
     findings = window.findings
     findings.set_rule("turn_collisions")
     assert findings.model.rowCount() == findings.rule_counts()["turn_collisions"] > 0
-    finding = findings.model.finding(0)
-    index = findings.model.index(0, 0)
+    qtbot.waitUntil(lambda: window.workspace.data is not None, timeout=WAIT)  # the first look
+    rows = range(findings.model.rowCount())
+    other = next(r for r in rows
+                 if findings.model.finding(r)["session_id"] != window.workspace.session_id)
+    finding = findings.model.finding(other)
     with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
-        findings.view.activated.emit(index)  # what a double-click or Enter sends
+        findings.view.activated.emit(findings.model.index(other, 0))  # double-click or Enter
     assert window.sessions.selected_session() == finding["session_id"]
-    qtbot.waitUntil(lambda: window.session_panel.tree.currentIndex().isValid(), timeout=WAIT)
-    row = window.session_panel.model.frame_row(window.session_panel.tree.currentIndex())
-    event = window.workspace.data.frame.row(row, named=True)
-    first = finding["events"][0]
-    assert (event["seq"], event["sub"], event["kind"]) == (first["seq"], first["sub"], first["kind"])
     assert window.main_tabs.currentWidget() is window.workspace
+    first = finding["events"][0]
+    assert selected_event(window) == (first["seq"], first["sub"], first["kind"])
+    # A second finding of the session shown: selected at once, nothing reloaded.
+    same = [r for r in rows if r != other
+            and findings.model.finding(r)["session_id"] == finding["session_id"]]
+    assert same  # the demo's collapsed sessions collide in several turns
+    second = findings.model.finding(same[-1])["events"][0]
+    findings.view.activated.emit(findings.model.index(same[-1], 0))
+    assert selected_event(window) == (second["seq"], second["sub"], second["kind"])
 
 
 def test_f3_steps_through_the_findings_of_the_session(qtbot, demo_window):

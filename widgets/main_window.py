@@ -62,7 +62,7 @@ class MainWindow(QMainWindow):
         self.preview = self.workspace.preview
         self.sweep = SweepPanel(store, self.jobs, self)
         self.sweep.set_order(self.order)
-        self.sessions.shown.connect(self.audit_shown)
+        self.sessions.shown.connect(self._on_sessions_shown)
         self.sessions.failed.connect(self._on_audit_failed)
         self.sessions.session_selected.connect(self._on_sessions_session_selected)
         self.findings.finding_activated.connect(self.go_to_finding)
@@ -141,11 +141,7 @@ class MainWindow(QMainWindow):
 
     def first_flagged_session(self) -> str | None:
         """The first session (in the list's order) with a finding, else the first session."""
-        model = self.model
-        for row in range(min(model.rowCount(), 10_000)):
-            if model.has_findings(row):
-                return model.session_id(row)
-        return model.session_id(0) if model.rowCount() else None
+        return self.sessions.first_flagged()
 
     @Slot(str, list)
     def go_to_finding(self, session_id: str, events: list) -> None:
@@ -262,6 +258,13 @@ class MainWindow(QMainWindow):
         self.open_action.setEnabled(True)
         if not self._closed:
             self.refresh_audit(at_once=False)  # shown after import_ended, like a new audit
+
+    @Slot(object)
+    def _on_sessions_shown(self, order: Order) -> None:
+        if self.sessions.selected_session() is None and self.model.rowCount():
+            # A first look: the first session with a finding, so the tree has something to show.
+            self.sessions.select_session(self.first_flagged_session())
+        self.audit_shown.emit(order)
 
     @Slot(str)
     def _on_audit_failed(self, reason: str) -> None:

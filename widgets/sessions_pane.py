@@ -97,6 +97,15 @@ class SessionsPane(QObject):
         current = self.view.currentIndex()
         return self.model.session_id(current.row()) if current.isValid() else None
 
+    def first_flagged(self, scan: int = 2_000) -> str | None:
+        """The first session of the list with a finding (among the first ``scan`` rows),
+        else the first session; None when the list is empty."""
+        model = self.model
+        for row in range(min(model.rowCount(), scan)):
+            if model.has_findings(row):
+                return model.session_id(row)
+        return model.session_id(0) if model.rowCount() else None
+
     def select_session(self, session_id: str) -> bool:
         """Make ``session_id`` the current row and scroll to it; False when it is not shown."""
         row = self.model.row_of(session_id)
