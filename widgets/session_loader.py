@@ -62,6 +62,7 @@ class SessionLoader(QObject):
     def _on_finished(self, result: tuple[int, SessionData]) -> None:
         generation, data = result
         if generation == self._generation:
+            self._worker = None  # delivered: not busy any more, even before ``ended`` arrives
             self.loaded.emit(data)
 
     @Slot(str)
