@@ -67,6 +67,7 @@ def take(out: str, paths: list[str], db: str | None = None, session: str | None 
             window.workspace.preview.set_strategy(strategy)
             window.workspace.preview.set_budget(budget)
             settle(window)
+            window.session_panel.next_finding()  # its first finding selected, in the detail
         if tab == "sweep":
             window.show_sweep(run=True)
             settle(window)
