@@ -13,7 +13,6 @@ from PySide6.QtGui import QColor, QDropEvent, QFont, QImage, QPainter
 from explorer.cli import main
 from explorer.demo import demo_paths
 from explorer.generate import generate
-from explorer.model import Order
 from explorer.store import Store, data_version
 from widgets.app import make_window
 from widgets.cost_plot import value_of

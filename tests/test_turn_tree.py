@@ -18,7 +18,8 @@ from explorer.turns import session_events
 from explorer.view_overlay import VIEW_ERROR_TEXT, VIEW_ERRORS, SyntheticItem, ViewOverlay
 from tests.helpers import jsonl, load
 from widgets.mark_style import BADGES_ROLE, FINDING_KEYS, OUT_OF_VIEW_COLOUR, STYLES
-from widgets.turn_tree_model import MARK, VIEW, TurnTreeModel
+from widgets.turn_tree_cells import MARK, VIEW
+from widgets.turn_tree_model import TurnTreeModel
 
 ROWS = [
     {"session_id": "s", "seq": 1, "kind": "SYSTEM", "text": "be brief"},
@@ -291,8 +292,8 @@ def test_expansion_and_selection_survive_overlay_changes(qtbot, demo, qtmodeltes
 
 
 def test_many_parents_relayout_instead(qtbot, demo, qtmodeltester, monkeypatch):
-    from widgets import turn_tree_model
-    monkeypatch.setattr(turn_tree_model, "_MANY_PARENTS", 3)
+    from widgets import turn_tree_overlay
+    monkeypatch.setattr(turn_tree_overlay, "_MANY_PARENTS", 3)
     data = load_session(demo, "k0002", "seq")
     panel = _panel(qtbot, data)
     panel.expand_all()

@@ -19,7 +19,8 @@ from explorer.view_overlay import ViewOverlay
 from widgets.event_detail import EventDetail, ViewState
 from widgets.mark_style import BadgeDelegate
 from widgets.tree_legend import TreeLegend
-from widgets.turn_tree_model import COST, EVENT, MARK, SEQ, VIEW, TurnTreeModel
+from widgets.turn_tree_cells import COST, EVENT, MARK, SEQ, VIEW
+from widgets.turn_tree_model import TurnTreeModel
 
 
 #: Text as wide as each column's usual content (the event column stretches).

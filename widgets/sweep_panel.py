@@ -305,23 +305,3 @@ def _short(budget: int) -> str:
             return f"{budget // size}{unit}"
     return str(budget)
 
-
-if __name__ == "__main__":  # pragma: no cover
-    import sys
-
-    from explorer.demo import demo_paths
-    from explorer.ingest import import_paths
-    from widgets.app import application
-
-    app = application()
-    store = Store()
-    import_paths(store, [str(p) for p in demo_paths()])
-    jobs = JobPool()
-    panel = SweepPanel(store, jobs)
-    panel.resize(1100, 650)
-    panel.show()
-    panel.run()
-    code = app.exec()
-    jobs.cancel_all()
-    jobs.wait()
-    sys.exit(code)

@@ -21,42 +21,18 @@ import polars as pl
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from explorer.marks import MARKS
 from explorer.view_overlay import SyntheticItem, ViewOverlay
-from widgets.mark_style import BADGES_ROLE, OUT_OF_VIEW_COLOUR, STYLES, VIEW_ERROR_KEYS, tooltip
+from widgets.mark_style import BADGES_ROLE, OUT_OF_VIEW_COLOUR, STYLES
+from widgets.turn_tree_cells import COLUMNS, COST, MARK, SEQ, TurnTreeCells
+from widgets.turn_tree_overlay import Node, TurnTreeOverlay, number
 
 Index = QModelIndex | QPersistentModelIndex
-COLUMNS = ("event", "seq", "cost", "view", "marks")
-EVENT, SEQ, COST, VIEW, MARK = range(len(COLUMNS))
 _NCOLUMNS = len(COLUMNS)
-_MANY_PARENTS = 1000  # above this many parents to notify, one layoutChanged (a relayout) is cheaper
-_PREVIEW = 80
 _ROLE = Qt.ItemDataRole
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
-class Node:
-    """A turn (``turn`` set), an event (``row``: its frame row) or a synthetic ``item``."""
-
-    __slots__ = ("parent", "row", "turn", "item", "children", "position")
-
-    def __init__(self, parent: "Node | None", row: int | None = None, turn: int | None = None,
-                 item: SyntheticItem | None = None) -> None:
-        self.parent = parent
-        self.row = row
-        self.turn = turn            # index into the model's turns
-        self.item = item
-        # None: not built yet (a turn not expanded); synthetic rows never have children
-        self.children: list[Node] | None = [] if item is not None else None
-        self.position = 0
-
-
-def _number(nodes: list[Node], start: int = 0) -> None:
-    for n in range(start, len(nodes)):
-        nodes[n].position = n
-
-
-class TurnTreeModel(QAbstractItemModel):
+class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
     """Turn tree of one session (see the module docstring). Emits the usual model signals."""
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -117,7 +93,7 @@ class TurnTreeModel(QAbstractItemModel):
         self._root = Node(None)
         self._turns = [Node(self._root, turn=t) for t in range(len(self._top_rows))]
         self._root.children = list(self._turns)
-        _number(self._root.children)
+        number(self._root.children)
         self.endResetModel()
 
     def node(self, index: Index) -> Node:
@@ -183,90 +159,6 @@ class TurnTreeModel(QAbstractItemModel):
             if turn.children is None:
                 self.fetchMore(self.createIndex(turn.position, 0, turn))
 
-    # -- overlay --------------------------------------------------------------------------
-    def set_overlay(self, overlay: ViewOverlay | None) -> None:
-        """Lay a compaction preview over the tree (None: remove it)."""
-        n = len(self._kind)
-        if overlay is not None and len(overlay.in_view) != n:
-            raise ValueError(f"overlay of {len(overlay.in_view)} rows for a session of {n}")
-        old_in, old_errors, had = self._in_view, self._errors, self._overlay is not None
-        if overlay is None and not had:
-            return
-        synth: dict[int | None, tuple[SyntheticItem, ...]] = {}
-        for item in overlay.synthetic if overlay is not None else ():
-            synth[item.after_row] = synth.get(item.after_row, ()) + (item,)
-        old_synth, self._synth = self._synth, synth
-        for key in set(old_synth) | set(synth):
-            if old_synth.get(key, ()) != synth.get(key, ()):
-                self._replace_synthetic(key, old_synth.get(key, ()), synth.get(key, ()))
-        self._overlay = overlay
-        self._in_view = np.asarray(overlay.in_view, dtype=bool) if overlay is not None else None
-        self._errors = dict(overlay.errors) if overlay is not None else {}
-        self._turn_in_view = (np.bincount(self._turn_of[self._in_view], minlength=len(self._turns))
-                              if self._in_view is not None else self._turn_size)
-        self._turn_errors = [{} for _ in self._turns]
-        for row, errors in self._errors.items():
-            counts = self._turn_errors[self._turn_of[row]]
-            for e in errors:
-                counts[e] = counts.get(e, 0) + 1
-        if had != (overlay is not None) or old_in is None or self._in_view is None:
-            changed = np.ones(n, dtype=bool)
-        else:
-            changed = old_in != self._in_view
-        for row in set(old_errors) | set(self._errors):
-            if old_errors.get(row) != self._errors.get(row):
-                changed[row] = True
-        self._emit_changed(np.flatnonzero(changed), force_turns=had != (overlay is not None))
-
-    def _replace_synthetic(self, key: int | None, old: tuple, new: tuple) -> None:
-        """Swap the synthetic rows that follow ``key`` (only where the tree is built)."""
-        if key is None:
-            host, start = self._root, 0
-        else:
-            node = self._node_of[key]
-            if node is None:
-                return  # its turn is not built: fetchMore adds the rows
-            host, start = (node, 0) if self._kind[key] == "CALL" else (node.parent, node.position + 1)
-        parent = QModelIndex() if host is self._root else self.createIndex(host.position, 0, host)
-        if old:
-            self.beginRemoveRows(parent, start, start + len(old) - 1)
-            del host.children[start:start + len(old)]
-            _number(host.children, start)
-            self.endRemoveRows()
-        if new:
-            self.beginInsertRows(parent, start, start + len(new) - 1)
-            host.children[start:start] = [Node(host, item=item) for item in new]
-            _number(host.children, start)
-            self.endInsertRows()
-
-    def _emit_changed(self, rows: np.ndarray, force_turns: bool) -> None:
-        """One dataChanged per built parent, over the span of its changed rows; when that
-        is many parents (an overlay laid on or taken off a big expanded tree), one
-        layoutChanged instead: a view answers each dataChanged with a search of its rows."""
-        spans: dict[int, list] = {}
-        for row in rows.tolist():
-            node = self._node_of[row]
-            if node is None:
-                continue
-            span = spans.setdefault(id(node.parent), [node.parent, node.position, node.position])
-            span[1], span[2] = min(span[1], node.position), max(span[2], node.position)
-        if len(spans) > _MANY_PARENTS:
-            self._signal("layoutAboutToBeChanged")
-            self._signal("layoutChanged")
-            return
-        last = len(COLUMNS) - 1
-        for parent, first, end in spans.values():
-            at = self.createIndex(parent.position, 0, parent)
-            self._signal("dataChanged", self.index(first, 0, at), self.index(end, last, at))
-        turns = (np.arange(len(self._turns)) if force_turns
-                 else np.unique(self._turn_of[rows]) if len(rows) else ())
-        if len(turns):
-            first, end = self._turns[int(turns[0])].position, self._turns[int(turns[-1])].position
-            self._signal("dataChanged", self.index(first, 0), self.index(end, last))
-
-    def _signal(self, name: str, *indexes: QModelIndex) -> None:
-        getattr(self, name).emit(*indexes)
-
     # -- lazy children --------------------------------------------------------------------
     def canFetchMore(self, parent: Index) -> bool:
         node = self.node(parent)
@@ -293,11 +185,11 @@ class TurnTreeModel(QAbstractItemModel):
                 inner = [Node(node, item=item) for item in self._synth.get(row, ())]
                 result = self._result_of.get(row)
                 node.children = inner + (self._build(node, [result]) if result is not None else [])
-                _number(node.children)
+                number(node.children)
             else:
                 node.children = []
                 out += follow
-        _number(out)
+        number(out)
         return out
 
     # The view calls these few methods for every row it lays out: kept lean on purpose.
@@ -358,83 +250,3 @@ class TurnTreeModel(QAbstractItemModel):
         if node.turn is not None:
             return self._turn_data(node.turn, index.column(), role)
         return self._synthetic_data(node.item, index.column(), role)
-
-    def mark_keys(self, row: int) -> list[str]:
-        """The finding marks and view errors of one frame row, in legend order."""
-        errors = self._errors.get(row, ())
-        return ([m for m in MARKS if m in self._marks[row]]
-                + [k for k in VIEW_ERROR_KEYS if k[5:] in errors])
-
-    def _turn_data(self, turn: int, column: int, role: int) -> Any:
-        counts = dict(self._turn_marks[turn])
-        counts.update({f"view:{e}": c for e, c in self._turn_errors[turn].items()})
-        keys = [k for k in (*MARKS, *VIEW_ERROR_KEYS) if k in counts]
-        if role == _ROLE.DisplayRole:
-            if column == EVENT:
-                no, top = self._turn_no[turn], self._top_rows[turn]
-                title = "Preamble" if no == 0 else f"Turn {no}"
-                text = self._text_preview(top[0]) if top else ""
-                return f"{title} — {text}" if text else title
-            if column == COST:
-                return f"{int(self._turn_cost[turn]):,}"
-            if column == VIEW and self._overlay is not None:
-                return f"{int(self._turn_in_view[turn]):,}/{int(self._turn_size[turn]):,} in view"
-            if column == MARK:
-                return ", ".join(f"{counts[k]} {STYLES[k].label}" for k in keys)
-        elif role == BADGES_ROLE:
-            return [(k, str(counts[k])) for k in keys]
-        elif role == _ROLE.ToolTipRole and keys:
-            return tooltip(keys)
-        elif role == _ROLE.ForegroundRole and self._overlay is not None and not self._turn_in_view[turn]:
-            return self._grey
-        return None
-
-    def _event_data(self, row: int, column: int, role: int) -> Any:
-        if role == _ROLE.DisplayRole:
-            if column == EVENT:
-                head = " ".join(str(v) for v in (self._kind[row], self._tool[row], self._call[row]) if v)
-                text = self._text_preview(row)
-                return f"{head} — {text}" if text else head
-            if column == SEQ:
-                return f"{self._seq[row]}.{self._sub[row]}" if self._sub[row] else str(self._seq[row])
-            if column == COST:
-                return f"{self._cost[row]:,}"
-            if column == VIEW and self._in_view is not None:
-                return "" if self._in_view[row] else "out"
-            if column == MARK:
-                return ", ".join(STYLES[k].label for k in self.mark_keys(row))
-            return None
-        if role == BADGES_ROLE:
-            return [(k, STYLES[k].label) for k in self.mark_keys(row)]
-        out = self._in_view is not None and not self._in_view[row]
-        if role == _ROLE.ForegroundRole and out:
-            return self._grey
-        if role == _ROLE.FontRole and out:
-            return self._italic
-        if role in (_ROLE.ToolTipRole, _ROLE.BackgroundRole):
-            keys = self.mark_keys(row)
-            if keys:
-                return tooltip(keys) if role == _ROLE.ToolTipRole else self._brushes[keys[0]]
-        return None
-
-    def _synthetic_data(self, item: SyntheticItem, column: int, role: int) -> Any:
-        if role == _ROLE.DisplayRole:
-            return {EVENT: f"{item.kind} — {item.label}", COST: f"{item.cost:,}",
-                    VIEW: "added"}.get(column)
-        if role == BADGES_ROLE:
-            return [("synthetic", STYLES["synthetic"].label)]
-        if role == _ROLE.ToolTipRole:
-            return tooltip(["synthetic"])
-        if role == _ROLE.BackgroundRole:
-            return self._brushes["synthetic"]
-        if role == _ROLE.FontRole:
-            return self._italic
-        return None
-
-    def _text_preview(self, row: int) -> str:
-        """The first words of an event's text, on one line (cached)."""
-        cached = self._preview.get(row)
-        if cached is None:
-            flat = " ".join((self._frame["text"][row] or "").split()[:40])
-            cached = self._preview[row] = flat if len(flat) <= _PREVIEW else flat[:_PREVIEW - 1] + "…"
-        return cached

@@ -1,0 +1,102 @@
+"""What each cell of the turn tree shows: the text, badges, tooltips and colours of turn,
+event and synthetic rows. A mixin of :class:`widgets.turn_tree_model.TurnTreeModel`, which
+holds the session's columns and the overlay's state these methods read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from explorer.marks import MARKS
+from explorer.view_overlay import SyntheticItem
+from widgets.mark_style import BADGES_ROLE, STYLES, VIEW_ERROR_KEYS, tooltip
+
+COLUMNS = ("event", "seq", "cost", "view", "marks")
+EVENT, SEQ, COST, VIEW, MARK = range(len(COLUMNS))
+_PREVIEW = 80
+_ROLE = Qt.ItemDataRole
+
+
+class TurnTreeCells:
+    """The per-role data of the three kinds of rows (see the module docstring)."""
+
+    def mark_keys(self, row: int) -> list[str]:
+        """The finding marks and view errors of one frame row, in legend order."""
+        errors = self._errors.get(row, ())
+        return ([m for m in MARKS if m in self._marks[row]]
+                + [k for k in VIEW_ERROR_KEYS if k[5:] in errors])
+
+    def _turn_data(self, turn: int, column: int, role: int) -> Any:
+        counts = dict(self._turn_marks[turn])
+        counts.update({f"view:{e}": c for e, c in self._turn_errors[turn].items()})
+        keys = [k for k in (*MARKS, *VIEW_ERROR_KEYS) if k in counts]
+        if role == _ROLE.DisplayRole:
+            if column == EVENT:
+                no, top = self._turn_no[turn], self._top_rows[turn]
+                title = "Preamble" if no == 0 else f"Turn {no}"
+                text = self._text_preview(top[0]) if top else ""
+                return f"{title} — {text}" if text else title
+            if column == COST:
+                return f"{int(self._turn_cost[turn]):,}"
+            if column == VIEW and self._overlay is not None:
+                return f"{int(self._turn_in_view[turn]):,}/{int(self._turn_size[turn]):,} in view"
+            if column == MARK:
+                return ", ".join(f"{counts[k]} {STYLES[k].label}" for k in keys)
+        elif role == BADGES_ROLE:
+            return [(k, str(counts[k])) for k in keys]
+        elif role == _ROLE.ToolTipRole and keys:
+            return tooltip(keys)
+        elif role == _ROLE.ForegroundRole and self._overlay is not None and not self._turn_in_view[turn]:
+            return self._grey
+        return None
+
+    def _event_data(self, row: int, column: int, role: int) -> Any:
+        if role == _ROLE.DisplayRole:
+            if column == EVENT:
+                head = " ".join(str(v) for v in (self._kind[row], self._tool[row], self._call[row]) if v)
+                text = self._text_preview(row)
+                return f"{head} — {text}" if text else head
+            if column == SEQ:
+                return f"{self._seq[row]}.{self._sub[row]}" if self._sub[row] else str(self._seq[row])
+            if column == COST:
+                return f"{self._cost[row]:,}"
+            if column == VIEW and self._in_view is not None:
+                return "" if self._in_view[row] else "out"
+            if column == MARK:
+                return ", ".join(STYLES[k].label for k in self.mark_keys(row))
+            return None
+        if role == BADGES_ROLE:
+            return [(k, STYLES[k].label) for k in self.mark_keys(row)]
+        out = self._in_view is not None and not self._in_view[row]
+        if role == _ROLE.ForegroundRole and out:
+            return self._grey
+        if role == _ROLE.FontRole and out:
+            return self._italic
+        if role in (_ROLE.ToolTipRole, _ROLE.BackgroundRole):
+            keys = self.mark_keys(row)
+            if keys:
+                return tooltip(keys) if role == _ROLE.ToolTipRole else self._brushes[keys[0]]
+        return None
+
+    def _synthetic_data(self, item: SyntheticItem, column: int, role: int) -> Any:
+        if role == _ROLE.DisplayRole:
+            return {EVENT: f"{item.kind} — {item.label}", COST: f"{item.cost:,}",
+                    VIEW: "added"}.get(column)
+        if role == BADGES_ROLE:
+            return [("synthetic", STYLES["synthetic"].label)]
+        if role == _ROLE.ToolTipRole:
+            return tooltip(["synthetic"])
+        if role == _ROLE.BackgroundRole:
+            return self._brushes["synthetic"]
+        if role == _ROLE.FontRole:
+            return self._italic
+        return None
+
+    def _text_preview(self, row: int) -> str:
+        """The first words of an event's text, on one line (cached)."""
+        cached = self._preview.get(row)
+        if cached is None:
+            flat = " ".join((self._frame["text"][row] or "").split()[:40])
+            cached = self._preview[row] = flat if len(flat) <= _PREVIEW else flat[:_PREVIEW - 1] + "…"
+        return cached
