@@ -74,7 +74,9 @@ def read_head(path: Path) -> bytes:
 
 def detect(path: Path):
     """The reader module for ``path``, or :class:`LogFileError` saying why there is none."""
-    from explorer.formats import canonical_csv, canonical_jsonl, canonical_parquet
+    import importlib
+
+    from explorer.formats.registry import READERS
 
     if not path.exists():
         raise LogFileError(path, "no such file")
@@ -86,14 +88,14 @@ def detect(path: Path):
     for magic, what in _BINARY_MAGIC.items():
         if head.startswith(magic):
             raise LogFileError(path, f"not a session log: the file is {what}")
-    for reader in (canonical_parquet, canonical_jsonl, canonical_csv):
+    for name in READERS:
+        reader = importlib.import_module(f"explorer.formats.{name}")
         if reader.matches(path, head):
             return reader
     if not head.strip():
         raise LogFileError(path, "the file holds only blank lines")
     if b"\x00" in head:
         raise LogFileError(path, "not a session log: the file holds binary data")
-    raise LogFileError(
-        path, "not a recognised log format (expected canonical JSON Lines, CSV with a "
-        "header, or Parquet: see FORMAT.md)"
-    )
+    tried = ", ".join(importlib.import_module(f"explorer.formats.{n}").NAME for n in READERS)
+    raise LogFileError(path, f"not a recognised log format (tried: {tried}; see FORMAT.md "
+                             "and LOG-FORMATS.md)")

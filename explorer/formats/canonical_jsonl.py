@@ -38,12 +38,13 @@ def chunks(db, path: Path, progress: Progress | None = None) -> Iterator[Chunk]:
             errs.append(tail_error)
         row_no += len(rows)
         if rows:
-            yield _chunk(db, rows, lines, texts, errs)
+            yield stage_chunk(db, rows, lines, texts, errs)
         if progress:
             progress(pos, total)
 
 
-def _chunk(db, rows, lines, texts, errs) -> Chunk:
+def stage_chunk(db, rows, lines, texts, errs) -> Chunk:
+    """Register staged lines (record numbers, line numbers, texts, errors) as one chunk."""
     table = pa.table({
         "row_no": pa.array(rows, pa.int64()),
         "line": pa.array(lines, pa.int64()),
