@@ -46,6 +46,7 @@ class Workspace(QWidget):
         self.session_panel = SessionPanel(self)
         self.preview = PreviewPanel(parent=self)
         self.preview.set_order(self.order)
+        self.preview.title.hide()  # the session panel's title says the same, next to it
         self.cost_plot = SessionCostPlot(self)
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(self.preview)
