@@ -85,13 +85,13 @@ def detect(path: Path):
     if path.stat().st_size == 0:
         raise LogFileError(path, "the file is empty")
     head = read_head(path)
-    for magic, what in _BINARY_MAGIC.items():
-        if head.startswith(magic):
-            raise LogFileError(path, f"not a session log: the file is {what}")
+    magic = next((what for m, what in _BINARY_MAGIC.items() if head.startswith(m)), None)
     for name in READERS:
         reader = importlib.import_module(f"explorer.formats.{name}")
-        if reader.matches(path, head):
-            return reader
+        if (magic is None or getattr(reader, "BINARY", False)) and reader.matches(path, head):
+            return reader  # a binary container only for a reader of one (Inspect's .eval zip)
+    if magic is not None:
+        raise LogFileError(path, f"not a session log: the file is {magic}")
     if not head.strip():
         raise LogFileError(path, "the file holds only blank lines")
     if b"\x00" in head:

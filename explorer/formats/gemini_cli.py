@@ -1,0 +1,109 @@
+"""Gemini CLI chat recordings (LOG-FORMATS.md §9): one JSON document per session,
+``{sessionId, projectHash, startTime, lastUpdated, messages[]}``, rewritten in place.
+
+``user`` messages are USER; a ``gemini`` message is an ASSISTANT (when its content is not
+empty) followed, for each of its ``toolCalls[]``, by the CALL and then the RESULT it carries
+(one per ``result[].functionResponse``; ``status`` ``error`` or ``cancelled`` makes it an error;
+its time is the call's own ``timestamp``, when the call finished). ``info``/``error``/
+``warning`` messages are SYSTEM. ``thoughts`` and the reported ``tokens`` stay in the ``raw`` of
+the message's first event. A copy taken mid-rewrite that is not valid JSON is one rejected
+record, not a crash.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterator
+
+from explorer.formats import events
+from explorer.formats.events import Record
+from explorer.formats.swe_agent import event, json_prefix, load_document, text_of, unreadable
+
+NAME = "gemini-cli"
+_TYPES = {"user", "gemini", "info", "error", "warning"}
+_FAILED = {"error", "cancelled"}
+
+
+def matches(path: Path, head: bytes) -> bool:
+    doc = json_prefix(head)
+    if not isinstance(doc, dict) or not isinstance(doc.get("sessionId"), str):
+        return False
+    if "projectHash" not in doc and "startTime" not in doc:
+        return False
+    messages = doc.get("messages")
+    if not isinstance(messages, list):
+        # the head may end before "messages": the leading keys decide
+        return "messages" not in doc and "projectHash" in doc
+    first = messages[0] if messages else None
+    return not isinstance(first, dict) or not first or first.get("type") in _TYPES
+
+
+def records(path: Path) -> Iterator[Record]:
+    doc = load_document(path)
+    if isinstance(doc, Record):
+        yield doc
+        return
+    if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
+        yield unreadable(path.read_bytes(), "not a Gemini CLI chat recording (no messages)")
+        return
+    session = str(doc.get("sessionId") or path.stem)
+    for index, msg in enumerate(doc["messages"]):
+        seq = index + 1
+        if not isinstance(msg, dict):
+            yield Record(seq, error="message is not an object", text=json.dumps(msg))
+            continue
+        evs = _message_events(msg)
+        if not evs:
+            yield Record(seq, skipped=f"{msg.get('type')} message without content")
+            continue
+        mid = msg.get("id")
+        for sub, ev in enumerate(evs):
+            ev.update(session_id=session, seq=seq, sub=sub)
+            if ev["kind"] != "RESULT":  # results go back to the model as a message of their own
+                ev["message_id"] = mid
+            ev.setdefault("ts", msg.get("timestamp"))
+            if mid:
+                ev["event_id"] = mid if len(evs) == 1 else f"{mid}#{sub}"
+        evs[0]["raw"] = msg
+        yield Record(seq, events=evs)
+
+
+def _message_events(msg: dict) -> list[dict]:
+    kind = msg.get("type")
+    text = text_of(msg.get("content"))
+    if kind == "user":
+        return [event(kind="USER", text=text)]
+    if kind in ("info", "error", "warning"):
+        return [event(kind="SYSTEM", text=text)]
+    if kind != "gemini":
+        return [event(kind="OTHER", text=text)]
+    evs = [event(kind="ASSISTANT", text=text)] if text else []
+    for call in msg.get("toolCalls") or []:
+        call_id = call.get("id") or None
+        evs.append(event(kind="CALL", call_id=call_id, tool=call.get("name"),
+                         text=json.dumps(call.get("args"), ensure_ascii=False), raw=call))
+        failed = call.get("status") in _FAILED
+        for part in call.get("result") or []:
+            response = part.get("functionResponse") if isinstance(part, dict) else None
+            if not isinstance(response, dict):
+                continue
+            evs.append(event(kind="RESULT", call_id=response.get("id") or call_id,
+                             tool=response.get("name") or call.get("name"),
+                             text=_output(response.get("response")), is_error=failed,
+                             ts=call.get("timestamp"), raw=part))
+    if not evs and not msg.get("toolCalls"):
+        evs = [event(kind="ASSISTANT", text="")]  # thoughts only: keep them in its raw
+    return evs
+
+
+def _output(response) -> str:
+    """``response.output`` or ``response.error``, else the whole response as JSON."""
+    if isinstance(response, dict):
+        for key in ("output", "error"):
+            if isinstance(response.get(key), str):
+                return response[key]
+    return response if isinstance(response, str) else json.dumps(response, ensure_ascii=False)
+
+
+chunks = events.chunks_for(records)

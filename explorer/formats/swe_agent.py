@@ -1,0 +1,216 @@
+"""SWE-agent trajectories (``.traj``, LOG-FORMATS.md §6): one JSON document per instance,
+``{environment, trajectory[], history[], info, replay_config}``.
+
+``history[]`` is the conversation and is imported; ``trajectory[]`` repeats its steps and is
+skipped (counted as skipped). The session is the instance id, i.e. the file name; nothing
+carries a timestamp. Function-calling runs pair ``tool_calls[].id`` with the tool entries'
+``tool_call_ids`` (a list, and ids are reused); older runs have only ``action`` text, whose
+next observation is its result by position: those are a CALL and a RESULT without id.
+The run's ``info`` (exit status, reported ``model_stats``) goes in the ``raw`` of the first
+event, never into ``tokens``.
+
+This module also holds the small JSON-document helpers the other document readers use
+(:func:`json_prefix`, :func:`load_document`, :func:`unreadable`, :func:`event`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Callable, Iterator
+
+from explorer.formats import events
+from explorer.formats.events import Record
+
+NAME = "swe-agent"
+_DEC = json.JSONDecoder()
+_WS = " \t\r\n"
+#: Characters of an unreadable document kept with its error.
+_KEEP = 4000
+
+
+# --- JSON-document helpers (shared by the readers of whole-document formats) ---------------
+
+class _Cut(Exception):
+    """The head ends (or stops being JSON) here."""
+
+
+def json_prefix(head: bytes):
+    """As much of the JSON value that ``head`` starts as it holds: containers cut by the end
+    of the head come back with what they hold so far, a cut scalar is left out. None when
+    ``head`` does not start a JSON value."""
+    text = head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "ignore")
+    holder: list = []
+    try:
+        _value(text, 0, holder.append)
+    except (_Cut, RecursionError):
+        pass
+    return holder[0] if holder else None
+
+
+def _skip(text: str, i: int) -> int:
+    while i < len(text) and text[i] in _WS:
+        i += 1
+    return i
+
+
+def _scalar(text: str, i: int):
+    try:
+        return _DEC.raw_decode(text, i)
+    except json.JSONDecodeError:
+        raise _Cut from None
+
+
+def _value(text: str, i: int, put: Callable) -> int:
+    """Parse the value at ``i``, handing it to ``put`` (containers before they are filled)."""
+    i = _skip(text, i)
+    if i >= len(text):
+        raise _Cut
+    if text[i] == "{":
+        obj: dict = {}
+        put(obj)
+        i = _skip(text, i + 1)
+        if text[i:i + 1] == "}":
+            return i + 1
+        while True:
+            key, i = _scalar(text, i)
+            i = _skip(text, i)
+            if not isinstance(key, str) or text[i:i + 1] != ":":
+                raise _Cut
+            i = _skip(text, _value(text, i + 1, lambda v, k=key: obj.__setitem__(k, v)))
+            if text[i:i + 1] == "}":
+                return i + 1
+            if text[i:i + 1] != ",":
+                raise _Cut
+            i = _skip(text, i + 1)
+    if text[i] == "[":
+        arr: list = []
+        put(arr)
+        i = _skip(text, i + 1)
+        if text[i:i + 1] == "]":
+            return i + 1
+        while True:
+            i = _skip(text, _value(text, i, arr.append))
+            if text[i:i + 1] == "]":
+                return i + 1
+            if text[i:i + 1] != ",":
+                raise _Cut
+            i += 1
+    value, i = _scalar(text, i)
+    put(value)
+    return i
+
+
+def load_document(path: Path):
+    """The file's JSON value (gzip or not), or a :class:`Record` with the error when the
+    document cannot be read (e.g. a copy taken while the writer rewrote it)."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    try:
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        return json.loads(data.decode("utf-8-sig"))
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return unreadable(data, f"not a complete JSON document ({exc})")
+
+
+def unreadable(data: bytes, reason: str) -> Record:
+    """The one rejected record of a document that cannot be read."""
+    text = data[:_KEEP].decode("utf-8", "replace")
+    return Record(line=1, error=reason, text=text + ("…" if len(data) > _KEEP else ""))
+
+
+def event(**fields) -> dict:
+    """A canonical event with the fields that have a value."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def text_of(content) -> str:
+    """Message content as text: a string, or the text parts of a list of parts (``{type:
+    "text", text}``, or Gemini's ``{text}``), one per line."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p["text"] for p in content if isinstance(p, dict)
+                         and isinstance(p.get("text"), str) and p.get("type", "text") == "text")
+    return json.dumps(content, ensure_ascii=False)
+
+
+# --- SWE-agent ------------------------------------------------------------------------------
+
+def matches(path: Path, head: bytes) -> bool:
+    doc = json_prefix(head)
+    if not isinstance(doc, dict) or not isinstance(doc.get("trajectory"), list):
+        return False
+    steps = doc["trajectory"]
+    if steps and isinstance(steps[0], dict) and steps[0]:
+        step = steps[0]
+        return "source" not in step and bool(
+            {"observation", "thought", "response", "execution_time"} & step.keys())
+    return "history" in doc or "environment" in doc
+
+
+def records(path: Path) -> Iterator[Record]:
+    doc = load_document(path)
+    if isinstance(doc, Record):
+        yield doc
+        return
+    if not isinstance(doc, dict) or not isinstance(doc.get("history"), list):
+        yield unreadable(path.read_bytes(), "not a SWE-agent trajectory (no history list)")
+        return
+    session = path.name.removesuffix(".gz").removesuffix(".traj")
+    waiting = False  # the previous entry was an action without id: this observation answers it
+    for index, entry in enumerate(doc["history"]):
+        seq = index + 1
+        if not isinstance(entry, dict):
+            yield Record(seq, error="history entry is not an object", text=json.dumps(entry))
+            continue
+        evs, waiting = _entry_events(entry, waiting)
+        for sub, ev in enumerate(evs):
+            ev.update(session_id=session, seq=seq, sub=sub, message_id=f"history[{index}]")
+        if evs and index == 0:
+            evs[0]["raw"] = {"history_entry": entry, "info": doc.get("info")}
+        yield Record(seq, events=evs) if evs else Record(seq, skipped="empty message")
+    for index, _step in enumerate(doc.get("trajectory") or []):
+        yield Record(index + 1, skipped="trajectory step (a copy of history)")
+
+
+def _entry_events(entry: dict, waiting: bool) -> tuple[list[dict], bool]:
+    """The events of one history entry, and whether the next observation answers a CALL."""
+    role = entry.get("role")
+    text = text_of(entry.get("content"))
+    if role == "system":
+        return [event(kind="SYSTEM", text=text, raw=entry)], False
+    if role == "tool":
+        # One observation answers every id listed: its text is counted once, on the first.
+        ids = entry.get("tool_call_ids") or [None]
+        return [event(kind="RESULT", call_id=i, text=text if n == 0 else "",
+                      raw=entry if n == 0 else None) for n, i in enumerate(ids)], False
+    if role == "user":
+        if waiting and entry.get("message_type", "observation") == "observation":
+            return [event(kind="RESULT", text=text, raw=entry)], False
+        return [event(kind="USER", text=text, raw=entry)], False
+    if role == "assistant":
+        thought = text or text_of(entry.get("thought"))
+        evs = [event(kind="ASSISTANT", text=thought)] if thought else []
+        calls = entry.get("tool_calls") or []
+        for call in calls:
+            fn = call.get("function") or {}
+            args = fn.get("arguments")
+            evs.append(event(kind="CALL", call_id=call.get("id"), tool=fn.get("name"),
+                             text=args if isinstance(args, str) else json.dumps(args),
+                             raw=call))
+        action = entry.get("action")
+        bare = not calls and isinstance(action, str) and action.strip() != ""
+        if bare:
+            evs.append(event(kind="CALL", tool=action.split()[0], text=action))
+        if evs:
+            evs[0]["raw"] = entry
+        return evs, bare
+    return [event(kind="OTHER", text=text, raw=entry)], False
+
+
+chunks = events.chunks_for(records)
