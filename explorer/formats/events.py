@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from explorer.formats import Chunk, Progress
+from explorer.formats import Chunk, Progress, agentscope
 
 #: Events staged per chunk.
 BLOCK = 20_000
@@ -68,7 +68,8 @@ def stage(db, records: Iterable[Record], progress: Progress | None = None) -> It
         if record.error is not None:
             add(record.line, record.text, record.error)
         for event in record.events:
-            add(record.line, json.dumps(event, ensure_ascii=False, default=str), None)
+            # AgentScope markers are recognised in any format (LOG-FORMATS.md §1).
+            add(record.line, json.dumps(agentscope.mark(event), ensure_ascii=False, default=str), None)
         if len(rows) >= BLOCK:
             yield canonical_jsonl.stage_chunk(db, rows, lines, texts, errs)
             rows, lines, texts, errs = [], [], [], []

@@ -1,0 +1,215 @@
+"""Recorded API cassettes (VCR YAML, as vcrpy and pydantic-ai write them): the request and
+response bodies of each interaction, the file line of each request message, and which
+requests only replay history that a later request re-sends (LOG-FORMATS.md §4, §5)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_START = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:(?:#[^\n]*|---[ \t]*|[ \t]*)\r?\n)*"
+                    rb"(?:interactions:[ \t]*\r?\n|\{\s*\"interactions\"\s*:)")
+#: What each API's interactions show in their text (host, path, body fields).
+_SIGNS = {
+    "anthropic": re.compile(rb"api\.anthropic\.com|/v1/messages\b|anthropic-version|"
+                            rb"\bstop_reason\b|\btype\"?:\s*\"?(?:tool_use|tool_result)\b"),
+    "openai": re.compile(rb"/chat/completions\b|\bchat\.completion\b|\bfinish_reason\b|"
+                         rb"\btool_call_id\b"),
+}
+_URI = re.compile(rb"^\s*\"?uri\"?:\s*\"?(\S+?)\"?,?\s*$", re.MULTILINE)
+_URI_KINDS = (("anthropic", re.compile(rb"/v1/messages\b")),
+              ("openai", re.compile(rb"/chat/completions\b")))
+
+
+def is_cassette(head: bytes) -> bool:
+    """Whether the text starts like a VCR cassette (``interactions:`` at the top)."""
+    return _START.match(head) is not None
+
+
+def api(path: Path, head: bytes) -> str | None:
+    """Which chat API a cassette records ("anthropic" or "openai"), from its text.
+
+    The request URIs decide, the last one seen winning (a cassette may start on another
+    API); without a URI in the first 64 KB (one huge prompt), the rest of the file's URI
+    lines are read; failing that, the hosts and body fields of the head."""
+    kinds = _uri_kinds(head)
+    if not kinds:
+        kinds = _uri_kinds_in_file(path)
+    if kinds:
+        return kinds[-1]
+    found = [name for name, sign in _SIGNS.items() if sign.search(head)]
+    return found[0] if len(found) == 1 else None
+
+
+def _uri_kinds(text: bytes) -> list[str]:
+    out = []
+    for match in _URI.finditer(text):
+        out += [name for name, pattern in _URI_KINDS if pattern.search(match.group(1))]
+    return out
+
+
+def _uri_kinds_in_file(path: Path) -> list[str]:
+    out: list[str] = []
+    with open(path, "rb") as fh:
+        for line in fh:
+            if b"uri" in line[:40]:
+                out += _uri_kinds(line)
+    return out
+
+
+@dataclass
+class Exchange:
+    """One interaction: ``number`` from 1, its file ``line``, the request and response
+    bodies (None when absent or not JSON) and the file line of each request message."""
+
+    number: int
+    line: int
+    request: dict | None
+    response: dict | None
+    message_lines: list[int] = field(default_factory=list)
+    response_line: int = 0
+
+
+def load(path: Path) -> list[Exchange]:
+    """The interactions of a cassette; ValueError (with the line) when it cannot be read."""
+    loader = _Loader(path.read_text(encoding="utf-8"))
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ValueError(f"not readable as a YAML cassette{where}: {exc}") from exc
+    finally:
+        loader.dispose()
+    items = data.get("interactions") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise ValueError("the cassette has no list of interactions")
+    item_nodes = _child(node, "interactions")
+    out = []
+    for i, item in enumerate(items):
+        item_node = item_nodes.value[i] if item_nodes is not None else None
+        req = item.get("request") if isinstance(item, dict) else None
+        res = item.get("response") if isinstance(item, dict) else None
+        body = _body(req)
+        lines = []
+        if body is not None and "parsed_body" in (req or {}):
+            msgs = _child(_child(_child(item_node, "request"), "parsed_body"), "messages")
+            lines = [m.start_mark.line + 1 for m in msgs.value] if msgs is not None else []
+        line = item_node.start_mark.line + 1 if item_node is not None else i + 1
+        res_node = _child(item_node, "response")
+        res_line = res_node.start_mark.line + 1 if res_node is not None else line
+        out.append(Exchange(i + 1, line, body, _body(res), lines, res_line))
+    return out
+
+
+def _child(node, key: str):
+    """The value node under ``key`` of a mapping node (None when absent)."""
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for k, v in node.value:
+        if getattr(k, "value", None) == key:
+            return v
+    return None
+
+
+def _body(part) -> dict | None:
+    """A request or response body: pydantic-ai's ``parsed_body``, else vcrpy's ``body``
+    (a JSON string, or ``{string: …}``)."""
+    if not isinstance(part, dict):
+        return None
+    if isinstance(part.get("parsed_body"), dict):
+        return part["parsed_body"]
+    body = part.get("body")
+    if isinstance(body, dict):
+        body = body.get("string")
+    if isinstance(body, (str, bytes)):
+        try:
+            value = json.loads(body)
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def replayed(exchanges: list[Exchange],
+             messages: Callable[[Exchange], list | None]) -> dict[int, str]:
+    """Why each exchange that is not imported is skipped, by exchange number.
+
+    ``messages(ex)`` is the request's message list, or None when the exchange is not of
+    the reader's API. An exchange whose messages a later request re-sends as its prefix is
+    a replayed copy; the others (the last of each conversation) are imported.
+    """
+    lists = [(ex, messages(ex)) for ex in exchanges]
+    mine = [(ex, msgs) for ex, msgs in lists if msgs is not None]
+    skipped = {ex.number: "not an exchange of this API" for ex, msgs in lists if msgs is None}
+    for i, (ex, msgs) in enumerate(mine):
+        if any(len(later) >= len(msgs) and later[:len(msgs)] == msgs
+               for _, later in mine[i + 1:]):
+            skipped[ex.number] = "history re-sent in a later request"
+    return skipped
+
+
+@dataclass
+class Conversation:
+    """One conversation to import: its session key, its messages (the last request's, then
+    the reply), each message's file line, and the response metadata (id, model, usage, …)
+    of the messages that were a recorded reply, by message index."""
+
+    session_id: str
+    messages: list
+    lines: list[int]
+    replies: dict[int, dict] = field(default_factory=dict)
+
+
+Messages = Callable[[dict], "list | None"]
+Reply = Callable[[dict], "tuple[dict, dict] | None"]
+
+
+def read(path: Path, messages_of: Messages, reply_of: Reply):
+    """Records of skipped interactions and the Conversations to import, in file order.
+
+    ``messages_of(request body)`` gives the request's messages (None when the body is not
+    of the reader's API); ``reply_of(response body)`` the reply message and its metadata.
+    The session is the file name without extension, plus ``/<interaction>`` when a
+    cassette holds several conversations.
+    """
+    from explorer.formats.events import Record
+
+    try:
+        exchanges = load(path)
+    except (ValueError, UnicodeDecodeError) as exc:
+        yield Record(1, error=str(exc), text=path.read_bytes()[:2000].decode("utf-8", "replace"))
+        return
+    msgs = {ex.number: messages_of(ex.request) if ex.request is not None else None
+            for ex in exchanges}
+    skipped = replayed(exchanges, lambda ex: msgs[ex.number])
+    heads = [ex for ex in exchanges if ex.number not in skipped]
+    for ex in exchanges:
+        if ex.number in skipped:
+            yield Record(ex.line, skipped=skipped[ex.number])
+            continue
+        own = msgs[ex.number]
+        session = path.stem if len(heads) == 1 else f"{path.stem}/{ex.number}"
+        lines = [ex.line] * (len(own) - len(ex.message_lines)) + ex.message_lines[:len(own)]
+        conv = Conversation(session, list(own), lines)
+        for other in exchanges[:ex.number]:
+            earlier = msgs[other.number]
+            reply = reply_of(other.response) if other.response is not None else None
+            if earlier is None or reply is None or own[:len(earlier)] != earlier:
+                continue
+            if other is ex:
+                conv.messages.append(reply[0])
+                conv.lines.append(ex.response_line)
+            at = conv.messages[len(earlier)] if len(earlier) < len(conv.messages) else None
+            if isinstance(at, dict) and at.get("role") == "assistant":
+                # the client may replay the reply changed (an id it made up for "")
+                conv.replies[len(earlier)] = (reply[1] if at == reply[0] else
+                                              reply[1] | {"reply_as_recorded": reply[0]})
+        yield conv
