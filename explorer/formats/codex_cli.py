@@ -17,27 +17,22 @@ open with one of the harness's tags).
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 from explorer.formats import events
+from explorer.formats.codex_cli_scan import (
+    ENVELOPES, ITEMS, SKIP_USAGE_LOST, Plan, envelope, lines, scan, split, texts,
+)
 from explorer.formats.events import Record
 
 NAME = "codex-cli"
 #: The key of ``raw`` under which the reader adds what other lines say about an event.
 ADDED = "turnscope"
 
-ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
-ITEMS = frozenset({"message", "reasoning", "function_call", "function_call_output",
-                   "custom_tool_call", "custom_tool_call_output", "local_shell_call",
-                   "web_search_call", "compaction", "ghost_snapshot"})
 #: Model-output items: each opens (or continues) the response whose usage is reported.
-_OUTPUT = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
 _CALLS = {"function_call": "arguments", "custom_tool_call": "input"}
 _RESULTS = frozenset({"function_call_output", "custom_tool_call_output"})
 #: event_msg types that are events (SYSTEM markers); the rest are skipped.
@@ -45,10 +40,7 @@ _MARKERS = {"turn_aborted", "context_compacted", "error"}
 _MIRRORS = {"user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
             "agent_reasoning_section_break"}
 #: Openings of user-role items that the harness injects (used when no item is mirrored).
-INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md", "<INSTRUCTIONS>")
-_REDACTED = re.compile(r"\[REDACTED_[A-Z_]+ (len=\d+ sha=[0-9a-f]+)\]")
 _EXIT = re.compile(r"^(?:Process exited with code|Exit code:) (-?\d+)\s*$", re.M)
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _ENVELOPE_HEAD = re.compile(rb'\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"('
                             + b"|".join(e.encode() for e in sorted(ENVELOPES)) + rb')"')
 
@@ -59,12 +51,6 @@ SKIP_SNAPSHOT = "ghost_snapshot (snapshot)"
 SKIP_STATE = "state record"
 SKIP_UNKNOWN = "not a known rollout record"
 SKIP_REASONING = "reasoning (kept in raw of the next event)"
-SKIP_USAGE = "token_count (kept in raw of its response's first event)"
-SKIP_USAGE_REPEAT = "token_count repeating the previous totals"
-SKIP_USAGE_NONE = "token_count without usage"
-SKIP_USAGE_LOST = "token_count with no response to keep it on"
-
-
 def matches(path: Path, head: bytes) -> bool:
     """A first line that is a rollout envelope, or an old rollout's session header."""
     lines = [ln for ln in head.removeprefix(b"\xef\xbb\xbf").split(b"\n") if ln.strip()]
@@ -76,7 +62,7 @@ def matches(path: Path, head: bytes) -> bool:
         return bool(_ENVELOPE_HEAD.match(lines[0].strip()))
     if not isinstance(first, dict):
         return False
-    if _envelope(first):
+    if envelope(first):
         return first["type"] != "session_meta" or "id" in first["payload"]
     if {"id", "timestamp"} <= first.keys() and "type" not in first and "kind" not in first:
         try:
@@ -90,13 +76,13 @@ def matches(path: Path, head: bytes) -> bool:
 
 def records(path: Path) -> Iterator[Record]:
     """One Record per non-blank line (seq = its line number)."""
-    plan = _scan(path)
+    plan = scan(path)
     reasoning: list[dict] = []
-    for line, rec, text in _lines(path):
+    for line, rec, text in lines(path):
         if rec is None:
             yield Record(line, error="not a JSON object", text=text)
             continue
-        kind, payload = _split(rec)
+        kind, payload = split(rec)
         if kind == "response_item" and payload.get("type") == "reasoning":
             reasoning.append(rec)
             yield Record(line, skipped=SKIP_REASONING)
@@ -118,101 +104,7 @@ def records(path: Path) -> Iterator[Record]:
 chunks = events.chunks_for(records)
 
 
-@dataclass
-class _Plan:
-    """What a first pass over the file knows: the session id, the lines of the human
-    prompts, the token_count record kept on each line, and why each token_count is skipped."""
-
-    session_id: str
-    prompts: set[int] = field(default_factory=set)
-    usage: dict[int, dict] = field(default_factory=dict)
-    usage_fate: dict[int, str] = field(default_factory=dict)
-
-
-class _Usage:
-    """Which event keeps each token_count. A response is the run of output items between
-    input items; its usage is written after it (0.104) or just before it (0.40), so a report
-    goes to the open response when that has none yet, else waits for the next one. A report
-    repeating the previous totals, or with no response before the next input, is dropped."""
-
-    def __init__(self, plan: _Plan) -> None:
-        self.plan, self.first, self.pending, self.last_total = plan, None, None, None
-
-    def output(self, line: int) -> None:
-        if self.first is None:
-            self.first = line
-            if self.pending is not None:
-                self._keep(line, *self.pending)
-
-    def boundary(self) -> None:
-        self.first = None
-        if self.pending is not None:
-            self.plan.usage_fate[self.pending[0]], self.pending = SKIP_USAGE_LOST, None
-
-    def report(self, line: int, rec: dict) -> None:
-        info = rec["payload"].get("info")
-        total = info.get("total_token_usage") if isinstance(info, dict) else None
-        if not info:
-            self.plan.usage_fate[line] = SKIP_USAGE_NONE
-        elif total is not None and total == self.last_total:
-            self.plan.usage_fate[line] = SKIP_USAGE_REPEAT
-        elif self.first is not None and self.first not in self.plan.usage:
-            self._keep(self.first, line, rec)
-            self.first, self.last_total = None, total
-        else:
-            self.boundary()
-            self.pending, self.last_total = (line, rec), total
-
-    def _keep(self, target: int, line: int, rec: dict) -> None:
-        self.plan.usage[target], self.plan.usage_fate[line], self.pending = rec, SKIP_USAGE, None
-
-
-def _scan(path: Path) -> _Plan:
-    """The first pass: session id, usage placement, and the user-role items to mirror."""
-    plan = _Plan("")
-    usage = _Usage(plan)
-    mirrors: Counter = Counter()
-    users: list[tuple[int, list[str]]] = []
-    for line, rec, _ in _lines(path):
-        kind, p = _split(rec) if rec is not None else ("", {})
-        etype = p.get("type") if kind in ("response_item", "event_msg") else kind
-        if kind == "session_meta" and not plan.session_id and isinstance(p.get("id"), str):
-            plan.session_id = p["id"]
-        elif kind == "event_msg" and etype == "user_message":
-            mirrors[_key(p.get("message"))] += 1
-        elif kind == "event_msg" and etype == "token_count":
-            usage.report(line, rec)
-        elif etype in _OUTPUT or (etype == "message" and p.get("role") == "assistant"):
-            usage.output(line)
-        elif kind in ("response_item", "compacted") and etype not in ("reasoning",
-                                                                       "ghost_snapshot"):
-            usage.boundary()
-            if etype == "message" and p.get("role") == "user":
-                users.append((line, _texts(p.get("content"))))
-    usage.boundary()
-    plan.session_id = plan.session_id or _session_from_name(path)
-    plan.prompts = _prompts(users, mirrors)
-    return plan
-
-
-def _prompts(users: list[tuple[int, list[str]]], mirrors: Counter) -> set[int]:
-    """Lines of the user-role items that are human prompts: each mirror stands for one item
-    whose text (or one of its text parts) it repeats; with no mirrors, the items that do not
-    open with a harness tag."""
-    mirrored = mirrors.total() > 0
-    prompts = set()
-    for line, texts in users:
-        keys = [_key("".join(texts))] + [_key(t) for t in texts]
-        hit = next((k for k in keys if mirrors[k] > 0), None)
-        if hit is not None:
-            mirrors[hit] -= 1
-            prompts.add(line)
-        elif not mirrored and not "".join(texts).lstrip().startswith(INJECTED):
-            prompts.add(line)
-    return prompts
-
-
-def _event(kind: str, p: dict, line: int, plan: _Plan) -> dict | str:
+def _event(kind: str, p: dict, line: int, plan: Plan) -> dict | str:
     """The canonical fields of one record's event, or why the record gives none."""
     if kind == "session_meta":
         instructions = p.get("base_instructions", p.get("instructions"))
@@ -228,7 +120,7 @@ def _event(kind: str, p: dict, line: int, plan: _Plan) -> dict | str:
     return {"turn_context": SKIP_CONFIG, "state": SKIP_STATE}.get(kind, SKIP_UNKNOWN)
 
 
-def _event_msg(p: dict, line: int, plan: _Plan) -> dict | str:
+def _event_msg(p: dict, line: int, plan: Plan) -> dict | str:
     """A SYSTEM marker for an abort, a compaction notice or an error; else why it is skipped."""
     etype = p.get("type")
     if etype == "token_count":
@@ -242,14 +134,14 @@ def _event_msg(p: dict, line: int, plan: _Plan) -> dict | str:
     return {"kind": "SYSTEM", "synthetic": True, "text": text}
 
 
-def _item(p: dict, line: int, plan: _Plan) -> dict | str:
+def _item(p: dict, line: int, plan: Plan) -> dict | str:
     """The event of a ``response_item`` (reasoning is handled by the caller)."""
     itype = p.get("type")
     if itype == "ghost_snapshot":
         return SKIP_SNAPSHOT
     event: dict = {"event_id": _str(p.get("id"))}
     if itype == "message":
-        role, text = p.get("role"), "\n".join(_texts(p.get("content")))
+        role, text = p.get("role"), "\n".join(texts(p.get("content")))
         if role == "assistant":
             event.update(kind="ASSISTANT", text=text)
         elif role == "user":   # a prompt, or context the harness injected
@@ -280,7 +172,7 @@ def _replacement_text(p: dict) -> str | None:
     parts = [p["message"]] if _str(p.get("message")) else []
     for item in p.get("replacement_history") or []:
         if isinstance(item, dict) and item.get("type") == "message":
-            parts.append(f"{item.get('role')}: " + "\n".join(_texts(item.get("content"))))
+            parts.append(f"{item.get('role')}: " + "\n".join(texts(item.get("content"))))
     return "\n\n".join(parts) or None
 
 
@@ -289,10 +181,10 @@ def _output(out) -> tuple[str | None, bool | None]:
     ``Process exited with code N`` header); ``success`` where given; else unknown."""
     if isinstance(out, dict):
         success = out.get("success")
-        return ("\n".join(_texts(out.get("content"))) or None,
+        return ("\n".join(texts(out.get("content"))) or None,
                 (not success) if isinstance(success, bool) else None)
     if isinstance(out, list):
-        return "\n".join(_texts(out)), None
+        return "\n".join(texts(out)), None
     if not isinstance(out, str):
         return _json(out), None
     code = None
@@ -307,56 +199,6 @@ def _output(out) -> tuple[str | None, bool | None]:
         found = _EXIT.search(header)
         code = int(found.group(1)) if found else None
     return out, (code != 0) if isinstance(code, int) and not isinstance(code, bool) else None
-
-
-def _lines(path: Path) -> Iterator[tuple[int, dict | None, str]]:
-    """(line number, record, line text) per non-blank line; the record is None when the
-    line is not a JSON object."""
-    with open(path, "rb") as fh:
-        gz = fh.read(2) == b"\x1f\x8b"
-    with (gzip.open if gz else open)(path, "rt", encoding="utf-8-sig", errors="replace") as fh:
-        for number, text in enumerate(fh, 1):
-            if text.strip():
-                try:
-                    rec = json.loads(text)
-                except ValueError:
-                    rec = None
-                yield number, rec if isinstance(rec, dict) else None, text.rstrip("\n")
-
-
-def _split(rec: dict) -> tuple[str, dict]:
-    """The record's envelope type and payload; an old un-enveloped line is its own payload."""
-    if _envelope(rec):
-        return rec["type"], rec["payload"]
-    if rec.get("record_type") == "state":
-        return "state", rec
-    if rec.get("type") in ITEMS:
-        return "response_item", rec
-    if {"id", "timestamp"} <= rec.keys() and "type" not in rec:
-        return "session_meta", rec
-    return "unknown", rec
-
-
-def _envelope(rec: dict) -> bool:
-    return rec.get("type") in ENVELOPES and isinstance(rec.get("payload"), dict)
-
-
-def _texts(content) -> list[str]:
-    """The text parts of a message's content (a string or a list of typed parts)."""
-    if isinstance(content, str):
-        return [content]
-    return [part["text"] for part in content or []
-            if isinstance(part, dict) and isinstance(part.get("text"), str)]
-
-
-def _key(text) -> str:
-    """A prompt's text as its mirror writes it (sanitized files keep only length and hash)."""
-    return _REDACTED.sub(r"\1", text) if isinstance(text, str) else ""
-
-
-def _session_from_name(path: Path) -> str:
-    found = _UUID.findall(path.name)
-    return found[-1] if found else path.stem
 
 
 def _str(value) -> str | None:

@@ -1,0 +1,172 @@
+"""The first pass of the Codex CLI reader (:mod:`explorer.formats.codex_cli`): the lines as
+records, the session id, which user-role items are human prompts, and which event keeps each
+reported usage (``token_count``)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+ITEMS = frozenset({"message", "reasoning", "function_call", "function_call_output",
+                   "custom_tool_call", "custom_tool_call_output", "local_shell_call",
+                   "web_search_call", "compaction", "ghost_snapshot"})
+_OUTPUT = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
+INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md", "<INSTRUCTIONS>")
+_REDACTED = re.compile(r"\[REDACTED_[A-Z_]+ (len=\d+ sha=[0-9a-f]+)\]")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+SKIP_USAGE = "token_count (kept in raw of its response's first event)"
+SKIP_USAGE_REPEAT = "token_count repeating the previous totals"
+SKIP_USAGE_NONE = "token_count without usage"
+SKIP_USAGE_LOST = "token_count with no response to keep it on"
+
+
+
+
+@dataclass
+class Plan:
+    """What a first pass over the file knows: the session id, the lines of the human
+    prompts, the token_count record kept on each line, and why each token_count is skipped."""
+
+    session_id: str
+    prompts: set[int] = field(default_factory=set)
+    usage: dict[int, dict] = field(default_factory=dict)
+    usage_fate: dict[int, str] = field(default_factory=dict)
+
+
+class Usage:
+    """Which event keeps each token_count. A response is the run of output items between
+    input items; its usage is written after it (0.104) or just before it (0.40), so a report
+    goes to the open response when that has none yet, else waits for the next one. A report
+    repeating the previous totals, or with no response before the next input, is dropped."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan, self.first, self.pending, self.last_total = plan, None, None, None
+
+    def output(self, line: int) -> None:
+        if self.first is None:
+            self.first = line
+            if self.pending is not None:
+                self._keep(line, *self.pending)
+
+    def boundary(self) -> None:
+        self.first = None
+        if self.pending is not None:
+            self.plan.usage_fate[self.pending[0]], self.pending = SKIP_USAGE_LOST, None
+
+    def report(self, line: int, rec: dict) -> None:
+        info = rec["payload"].get("info")
+        total = info.get("total_token_usage") if isinstance(info, dict) else None
+        if not info:
+            self.plan.usage_fate[line] = SKIP_USAGE_NONE
+        elif total is not None and total == self.last_total:
+            self.plan.usage_fate[line] = SKIP_USAGE_REPEAT
+        elif self.first is not None and self.first not in self.plan.usage:
+            self._keep(self.first, line, rec)
+            self.first, self.last_total = None, total
+        else:
+            self.boundary()
+            self.pending, self.last_total = (line, rec), total
+
+    def _keep(self, target: int, line: int, rec: dict) -> None:
+        self.plan.usage[target], self.plan.usage_fate[line], self.pending = rec, SKIP_USAGE, None
+
+
+def scan(path: Path) -> Plan:
+    """The first pass: session id, usage placement, and the user-role items to mirror."""
+    plan = Plan("")
+    usage = Usage(plan)
+    mirrors: Counter = Counter()
+    users: list[tuple[int, list[str]]] = []
+    for line, rec, _ in lines(path):
+        kind, p = split(rec) if rec is not None else ("", {})
+        etype = p.get("type") if kind in ("response_item", "event_msg") else kind
+        if kind == "session_meta" and not plan.session_id and isinstance(p.get("id"), str):
+            plan.session_id = p["id"]
+        elif kind == "event_msg" and etype == "user_message":
+            mirrors[key(p.get("message"))] += 1
+        elif kind == "event_msg" and etype == "token_count":
+            usage.report(line, rec)
+        elif etype in _OUTPUT or (etype == "message" and p.get("role") == "assistant"):
+            usage.output(line)
+        elif kind in ("response_item", "compacted") and etype not in ("reasoning",
+                                                                       "ghost_snapshot"):
+            usage.boundary()
+            if etype == "message" and p.get("role") == "user":
+                users.append((line, texts(p.get("content"))))
+    usage.boundary()
+    plan.session_id = plan.session_id or session_from_name(path)
+    plan.prompts = prompts(users, mirrors)
+    return plan
+
+
+def prompts(users: list[tuple[int, list[str]]], mirrors: Counter) -> set[int]:
+    """Lines of the user-role items that are human prompts: each mirror stands for one item
+    whose text (or one of its text parts) it repeats; with no mirrors, the items that do not
+    open with a harness tag."""
+    mirrored = mirrors.total() > 0
+    prompts = set()
+    for line, texts in users:
+        keys = [key("".join(texts))] + [key(t) for t in texts]
+        hit = next((k for k in keys if mirrors[k] > 0), None)
+        if hit is not None:
+            mirrors[hit] -= 1
+            prompts.add(line)
+        elif not mirrored and not "".join(texts).lstrip().startswith(INJECTED):
+            prompts.add(line)
+    return prompts
+
+
+def lines(path: Path) -> Iterator[tuple[int, dict | None, str]]:
+    """(line number, record, line text) per non-blank line; the record is None when the
+    line is not a JSON object."""
+    with open(path, "rb") as fh:
+        gz = fh.read(2) == b"\x1f\x8b"
+    with (gzip.open if gz else open)(path, "rt", encoding="utf-8-sig", errors="replace") as fh:
+        for number, text in enumerate(fh, 1):
+            if text.strip():
+                try:
+                    rec = json.loads(text)
+                except ValueError:
+                    rec = None
+                yield number, rec if isinstance(rec, dict) else None, text.rstrip("\n")
+
+
+def split(rec: dict) -> tuple[str, dict]:
+    """The record's envelope type and payload; an old un-enveloped line is its own payload."""
+    if envelope(rec):
+        return rec["type"], rec["payload"]
+    if rec.get("record_type") == "state":
+        return "state", rec
+    if rec.get("type") in ITEMS:
+        return "response_item", rec
+    if {"id", "timestamp"} <= rec.keys() and "type" not in rec:
+        return "session_meta", rec
+    return "unknown", rec
+
+
+def envelope(rec: dict) -> bool:
+    return rec.get("type") in ENVELOPES and isinstance(rec.get("payload"), dict)
+
+
+def texts(content) -> list[str]:
+    """The text parts of a message's content (a string or a list of typed parts)."""
+    if isinstance(content, str):
+        return [content]
+    return [part["text"] for part in content or []
+            if isinstance(part, dict) and isinstance(part.get("text"), str)]
+
+
+def key(text) -> str:
+    """A prompt's text as its mirror writes it (sanitized files keep only length and hash)."""
+    return _REDACTED.sub(r"\1", text) if isinstance(text, str) else ""
+
+
+def session_from_name(path: Path) -> str:
+    found = _UUID.findall(path.name)
+    return found[-1] if found else path.stem
