@@ -107,6 +107,30 @@ def test_screenshot_command_renders_the_window(tmp_path, capsys):
     assert "session k0002" in capsys.readouterr().err
 
 
+def test_screenshot_shows_the_comparison_at_the_budget_asked(qapp, monkeypatch, tmp_path):
+    """The strategy table is debounced in the window: the screenshot must not catch it stale."""
+    from explorer.compaction import view
+    from widgets import compare_model, screenshot
+    from widgets.main_window import MainWindow
+
+    monkeypatch.setattr(compare_model, "DELAY_MS", 600_000)  # as if the machine were slow
+    shown = {}
+    real_grab = MainWindow.grab
+
+    def grab(window):
+        shown["rows"] = window.workspace.preview.compare.rows()
+        shown["log"] = window.workspace.data.log
+        return real_grab(window)
+
+    monkeypatch.setattr(MainWindow, "grab", grab)
+    # No --session: the session the window opened on, already shown when the preview is set.
+    screenshot.take(str(tmp_path / "w.png"), [str(p) for p in demo_paths()], session=None,
+                    strategy="M1", budget=20_000)
+    assert shown["rows"]
+    for row in shown["rows"]:
+        assert row["cost"] == view(shown["log"], row["strategy"], 20_000)[1]["cost"]
+
+
 def test_screenshot_command_reports_bad_arguments(tmp_path, capsys):
     out = tmp_path / "x.png"
     assert main(["screenshot", str(out), "--strategy", "M9"]) == 2

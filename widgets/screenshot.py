@@ -71,6 +71,7 @@ def take(out: str, paths: list[str], db: str | None = None, session: str | None 
         if tab == "sweep":
             window.show_sweep(run=True)
             settle(window)
+        window.workspace.preview.compare.refresh()  # its table waits for the budget to rest
         QCoreApplication.processEvents()
         if not window.grab().save(out, "PNG"):
             raise ScreenshotError(f"{out}: cannot write the PNG")
