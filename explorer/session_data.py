@@ -17,6 +17,7 @@ from explorer.marks import event_marks
 from explorer.model import CostSettings, Order
 from explorer.store import Db
 from explorer.turns import session_events
+from explorer.usage import SessionUsage, session_usage
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class SessionData:
     frame: pl.DataFrame            # explorer.turns.session_events
     marks: list[frozenset[str]]    # explorer.marks.event_marks, per frame row
     log: SessionLog                # costs after the transforms the settings switch on
+    usage: SessionUsage = SessionUsage()  # what the writer reported (never the cost)
 
     @property
     def turns(self) -> int:
@@ -42,5 +44,6 @@ def load_session(db: Db, session_id: str, order: Order = Order.SEQ,
     """Read one session (one indexed query, plus one for the transforms when they are on)."""
     frame = session_events(db, session_id, Order(order), cost_settings)
     log = transforms.for_log(db, SessionLog.from_frame(session_id, frame), settings, cost_settings)
+    usage = session_usage(frame["raw"].drop_nulls()) if "raw" in frame.columns else SessionUsage()
     return SessionData(session_id, Order(order), cost_settings, settings, frame,
-                       event_marks(frame), log)
+                       event_marks(frame), log, usage)

@@ -261,3 +261,15 @@ def test_the_cost_plot_line_moves_the_slider(qtbot, demo_window):
     plot.line.sigDragged.emit(plot.line)
     assert abs(window.preview.budget() - 12_345) <= 12_345 * 0.01
     assert window.preview.current_overlay().budget == window.preview.budget()
+
+
+def test_a_long_session_title_does_not_widen_the_window(tmp_path):
+    """A Claude Code transcript: a uuid session key plus its reported usage in the title."""
+    from tests.conftest import CORPUS
+    from widgets import screenshot
+
+    out = tmp_path / "claude.png"
+    path = CORPUS / "claude-code" / "jnarowski-agentcmd__full-session.jsonl"
+    screenshot.take(str(out), [str(path)], strategy="recorded", size="1300x850")
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1300, 850)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from explorer.usage import reported_usage, usage_text
 from explorer.view_overlay import VIEW_ERROR_TEXT, SyntheticItem
 
 _FIELDS = ("session_id", "seq", "sub", "kind", "tool", "call_id", "event_id", "message_id",
@@ -39,6 +40,10 @@ def describe(event: dict, session_id: str, view: ViewState | None = None) -> str
         lines.append(f"ts: {event['ts']} ({when.isoformat(timespec='milliseconds')})")
     how = "estimated from the content" if event.get("estimated") else "reported by the writer"
     lines.append(f"cost: {event['cost']:,} tokens ({how})")
+    usage = reported_usage(event.get("raw"))
+    if usage is not None:
+        lines.append(f"reported usage of the response: {usage_text(usage)} (the writer's "
+                     "count for the whole response; not this event's cost)")
     lines.append(f"turn (derived): {event['turn_no']}")
     if view is not None:
         lines += ["", *_view_lines(view)]

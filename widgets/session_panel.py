@@ -42,6 +42,8 @@ class SessionPanel(QWidget):
         self._shown: tuple = ()  # what the detail shows, to skip rewriting the same text
         self.title = QLabel("Select a session to see its turns.", self)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
+        # A long title is cut, not allowed to widen the window (the tooltip holds all of it).
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.model = TurnTreeModel(self)
         self.tree = QTreeView(self)
         self.tree.setModel(self.model)
@@ -128,8 +130,12 @@ class SessionPanel(QWidget):
         self.model.set_session(data.frame, data.marks)
         self.detail.show_event(None)
         self._shown = ()
-        self.title.setText(f"{data.session_id}: {data.frame.height:,} events in "
-                           f"{data.turns:,} turn(s), {Order(data.order).value} order")
+        title = (f"{data.session_id}: {data.frame.height:,} events in {data.turns:,} turn(s), "
+                 f"{Order(data.order).value} order")
+        if data.usage.responses:
+            title += f" · {data.usage.text()}"
+        self.title.setText(title)
+        self.title.setToolTip(title)
         if self.model.rowCount():
             self.tree.expand(self.model.first_turn())
         self._show_finding_count()

@@ -1,0 +1,65 @@
+"""Reported usage: kept from each format's raw records, shown beside the estimate, never the
+cost. Expected figures are read from the corpus files with a few lines of independent code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from explorer.ingest import import_paths
+from explorer.session_data import load_session
+from explorer.usage import reported_usage
+from tests.conftest import CORPUS
+
+CLAUDE = CORPUS / "claude-code" / "jnarowski-agentcmd__full-session.jsonl"
+GEMINI = CORPUS / "gemini-cli" / "jnarowski-agentcmd__session-2025-10-29T10-39-a63242d9.json"
+CASSETTE = CORPUS / "openai-chat-completions" / "pydantic-pydantic-ai__test_openai_tool_output.yaml"
+
+
+def _only_session(store, path: Path):
+    import_paths(store, [path])
+    (session,), = store.run("session_names")
+    return load_session(store, session)
+
+
+def test_claude_code_usage_counts_each_message_once_with_its_last_figures(store):
+    last: dict[str, dict] = {}
+    for line in CLAUDE.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        message = rec.get("message") if isinstance(rec.get("message"), dict) else {}
+        if rec.get("type") == "assistant" and "usage" in message:
+            last[message["id"]] = message["usage"]  # later lines of a message carry more
+    data = _only_session(store, CLAUDE)
+    assert data.usage.responses == len(last) > 0
+    assert data.usage.output == sum(u["output_tokens"] for u in last.values())
+    # never the cost: every cost is the estimate from the content
+    assert data.frame["estimated"].all()
+
+
+def test_gemini_usage_is_the_messages_token_record(store):
+    doc = json.loads(GEMINI.read_text(encoding="utf-8"))
+    tokens = [m["tokens"] for m in doc["messages"] if isinstance(m.get("tokens"), dict)]
+    data = _only_session(store, GEMINI)
+    assert data.usage.responses == len(tokens) > 0
+    assert data.usage.output == sum(t["output"] for t in tokens)
+
+
+def test_a_cassette_counts_each_recorded_response_once(store):
+    doc = yaml.safe_load(CASSETTE.read_text(encoding="utf-8"))
+    usages = [i["response"]["parsed_body"]["usage"] for i in doc["interactions"]
+              if "usage" in (i["response"].get("parsed_body") or {})]
+    data = _only_session(store, CASSETTE)
+    assert data.usage.responses == len(usages) > 0
+    assert data.usage.output == sum(u["completion_tokens"] for u in usages)
+
+
+def test_reported_usage_reads_the_known_places_only():
+    assert reported_usage({"message": {"usage": {"input_tokens": 5, "output_tokens": 2,
+                                                 "cache_read_input_tokens": 9}}}) == \
+        {"input": 5, "output": 2, "cache_read": 9}
+    assert reported_usage('{"response": {"usage": {"prompt_tokens": 7}}}') == {"input": 7}
+    assert reported_usage({"usage": {"output_tokens": True}}) is None  # not a count
+    assert reported_usage({"elsewhere": {"usage": {"input_tokens": 1}}}) is None
+    assert reported_usage("not json") is None and reported_usage(None) is None
