@@ -13,6 +13,10 @@ from PySide6.QtWidgets import QAbstractItemView, QStyle, QTableView, QWidget
 from widgets.sessions_model import SessionsModel
 
 
+#: The widest the session id column starts (in characters of the header font).
+SESSION_ID_CHARS = 16
+
+
 class SessionsView(QTableView):
     """A read-only table of sessions, one row each; headers wrap so many columns fit."""
 
@@ -25,6 +29,7 @@ class SessionsView(QTableView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a key shows its start and end
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalHeader().setVisible(False)
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
@@ -58,7 +63,10 @@ class SessionsView(QTableView):
             else:
                 text_width = max(metrics.horizontalAdvance(w) for w in words) + 4 * margin
                 lines = max(lines, _wrapped_lines(metrics, words, text_width - 2 * margin))
-            self._natural.append(max(self._data_width(col), text_width, 40))
+            width = max(self._data_width(col), text_width, 40)
+            if col == 0:  # long keys (uuids, agent paths) are elided, not given the pane
+                width = min(width, metrics.horizontalAdvance("M" * SESSION_ID_CHARS))
+            self._natural.append(width)
         header.setMinimumHeight(lines * metrics.height() + 4 * margin)
         self._apply_widths()
 
