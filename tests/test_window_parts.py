@@ -91,3 +91,15 @@ def test_session_loader_delivers_only_the_newest_request(qtbot, store):
     expected = session_events(store, names[2], Order.TS)
     assert got[0].frame.equals(expected.select(got[0].frame.columns))
     assert got[0].log.n == expected.height
+
+
+def test_the_import_summary_names_the_formats_read(store):
+    from tests.conftest import CORPUS
+    from widgets.tasks import import_summary
+
+    paths = [CORPUS / "gemini-cli" / "jnarowski-agentcmd__session-2025-10-29T10-39-a63242d9.json",
+             *demo_paths()]
+    report = import_paths(store, [str(p) for p in paths])
+    text = import_summary(report)
+    assert text.startswith(f"Imported {sum(f.events for f in report.files):,} events from 4 file(s)"
+                           " read as canonical-jsonl, gemini-cli")

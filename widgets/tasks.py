@@ -50,8 +50,10 @@ def audit_task(store: Store, order: Order, settings: CostSettings, generation: i
 
 def import_summary(report: ImportReport) -> str:
     """The status-bar line after an import (plain text)."""
+    formats = sorted({f.format for f in report.files})
+    read_as = f" read as {', '.join(formats)}" if formats else ""
     parts = [f"Imported {sum(f.events for f in report.files):,} events "
-             f"from {len(report.files):,} file(s)"]
+             f"from {len(report.files):,} file(s){read_as}"]
     if report.rejected:
         parts.append(f"{report.rejected:,} lines rejected")
     if report.errors:
