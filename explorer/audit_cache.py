@@ -18,13 +18,11 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-import duckdb
-
 import queries
 from explorer.audits import COUNT_NAMES, FINDING_RULES, ordered_sql
 from explorer.ingest import Cancelled
 from explorer.model import CostSettings, Order
-from explorer.store import Db, data_version
+from explorer.store import Db, data_version, rollback, run_watched
 
 ProgressHook = Callable[[int, int], None]
 StopHook = Callable[[], bool]
@@ -131,54 +129,16 @@ def _compute(db: Db, order: Order, cost_settings: CostSettings,
     try:
         # Read inside the transaction: the stamp belongs to the snapshot the table comes from.
         stamp = _stamp(db, cost_settings)
-        _run_watched(db, sql, cost_settings.params(), progress, should_stop)
+        run_watched(db, sql, cost_settings.params(), progress, should_stop)
         if should_stop and should_stop():
             raise Cancelled(f"audit ({order.value})")
         db.run("set_meta", key=_meta_key(order), value=stamp)
         db.con.execute("COMMIT")
     except BaseException as exc:
-        _rollback(db)
+        rollback(db)
         if should_stop and should_stop():
             raise Cancelled(f"audit ({order.value})") from exc
         raise
-
-
-def _rollback(db: Db) -> None:
-    try:
-        db.con.execute("ROLLBACK")
-    except duckdb.Error:
-        pass  # a failed COMMIT has already ended the transaction
-
-
-def _run_watched(db: Db, sql: str, params: dict, progress: ProgressHook | None,
-                 should_stop: StopHook | None) -> None:
-    """Run ``sql`` while a watcher thread reports its progress and interrupts it on request."""
-    if progress is None and should_stop is None:
-        db.con.execute(sql, params).fetchall()
-        return
-    done = threading.Event()
-
-    def watch() -> None:
-        while not done.wait(_POLL_SECONDS):
-            if should_stop and should_stop():
-                db.con.interrupt()
-                return
-            if progress:
-                percent = db.con.query_progress()
-                if percent >= 0:
-                    progress(min(int(percent * 10), 999), 1000)
-
-    db.con.execute("SET enable_progress_bar = true")
-    db.con.execute("SET enable_progress_bar_print = false")
-    watcher = threading.Thread(target=watch, name="audit-watch", daemon=True)
-    watcher.start()
-    try:
-        db.con.execute(sql, params).fetchall()
-    finally:
-        done.set()
-        watcher.join()
-        db.con.execute("RESET enable_progress_bar")
-        db.con.execute("RESET enable_progress_bar_print")
 
 
 def totals(db: Db, table: str) -> dict[str, int]:

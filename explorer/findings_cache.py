@@ -11,7 +11,6 @@ unchanged ``--db`` database reopens with its findings, and any import makes them
 from __future__ import annotations
 
 import json
-import threading
 from typing import Callable
 
 import duckdb
@@ -20,7 +19,7 @@ import queries
 from explorer.audits import FINDING_RULES, ordered_sql
 from explorer.ingest import Cancelled
 from explorer.model import CostSettings, Order
-from explorer.store import Db, data_version
+from explorer.store import Db, data_version, rollback, run_watched
 
 ProgressHook = Callable[[int, int], None]
 StopHook = Callable[[], bool]
@@ -29,7 +28,6 @@ StopHook = Callable[[], bool]
 TABLES = {order: f"findings_{order.value.replace('-', '_')}" for order in Order}
 #: Bump when the table's columns or numbering change: older tables are then recomputed.
 CACHE_FORMAT = 1
-_POLL_SECONDS = 0.05
 
 
 def findings_sql(order: Order) -> str:
@@ -81,68 +79,25 @@ def ensure(db: Db, order: Order, progress: ProgressHook | None = None,
         return table
     sql = queries.render("findings_cache_create", table=table, findings=findings_sql(order))
     params = {**CostSettings().params(), "rules": list(FINDING_RULES)}
-    watched = progress is not None or should_stop is not None
-    if watched:  # DuckDB tracks a statement's progress only with its progress bar on
-        db.con.execute("SET enable_progress_bar = true")
-        db.con.execute("SET enable_progress_bar_print = false")
     db.con.execute("BEGIN TRANSACTION")
     try:
         # Read inside the transaction: the stamp belongs to the snapshot the findings come from.
         stamp = _stamp(db)
-        _run_watched(db, sql, params, progress, should_stop)
+        run_watched(db, sql, params, progress, should_stop)
         if should_stop and should_stop():
             raise Cancelled(f"findings ({order.value})")
         db.run("set_meta", key=_meta_key(order), value=stamp)
         db.con.execute("COMMIT")
     except BaseException as exc:
-        _rollback(db)
+        rollback(db)
         if should_stop and should_stop():
             raise Cancelled(f"findings ({order.value})") from exc
         if isinstance(exc, duckdb.TransactionException) and is_fresh(db, order):
             return table  # another job committed the same findings first
         raise
-    finally:
-        if watched:
-            db.con.execute("RESET enable_progress_bar")
-            db.con.execute("RESET enable_progress_bar_print")
     if progress:
         progress(1000, 1000)
     return table
-
-
-def _rollback(db: Db) -> None:
-    try:
-        db.con.execute("ROLLBACK")
-    except duckdb.Error:
-        pass  # a failed COMMIT has already ended the transaction
-
-
-def _run_watched(db: Db, sql: str, params: dict, progress: ProgressHook | None,
-                 should_stop: StopHook | None) -> None:
-    """Run ``sql`` while a watcher thread reports its progress and interrupts it on request."""
-    if progress is None and should_stop is None:
-        db.con.execute(sql, params).fetchall()
-        return
-    done = threading.Event()
-
-    def watch() -> None:
-        while not done.wait(_POLL_SECONDS):
-            if should_stop and should_stop():
-                # Again at each poll: an interrupt before the statement starts is lost.
-                db.con.interrupt()
-                continue
-            if progress:
-                percent = db.con.query_progress()
-                if percent >= 0:
-                    progress(min(int(percent * 10), 999), 1000)
-
-    watcher = threading.Thread(target=watch, name="findings-watch", daemon=True)
-    watcher.start()
-    try:
-        db.con.execute(sql, params).fetchall()
-    finally:
-        done.set()
-        watcher.join()
 
 
 def rule_ranges(db: Db, table: str) -> dict[str, tuple[int, int]]:

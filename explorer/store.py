@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import duckdb
 import polars as pl
@@ -135,6 +136,55 @@ class Store(Db):
     def _create_macros(self) -> None:
         for name in _MACROS:
             self.run(name)
+
+
+#: How often a watched statement's progress and stop flag are polled.
+WATCH_POLL_SECONDS = 0.05
+
+
+def run_watched(db: Db, sql: str, params: dict, progress: Callable[[int, int], None] | None,
+                should_stop: Callable[[], bool] | None) -> None:
+    """Run one statement on ``db`` (a connection of its own) while a watcher thread reports
+    DuckDB's progress of it as ``progress(done, 1000)`` and, once ``should_stop()`` turns
+    true, interrupts it (again at each poll: an interrupt sent before the statement starts
+    is lost). The interrupted statement raises ``duckdb.InterruptException``."""
+    if progress is None and should_stop is None:
+        db.con.execute(sql, params).fetchall()
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(WATCH_POLL_SECONDS):
+            if should_stop and should_stop():
+                db.con.interrupt()
+                continue
+            if progress:
+                percent = db.con.query_progress()
+                if percent >= 0:
+                    progress(min(int(percent * 10), 999), 1000)
+
+    # DuckDB tracks a statement's progress only with its progress bar on.
+    db.con.execute("SET enable_progress_bar = true")
+    db.con.execute("SET enable_progress_bar_print = false")
+    watcher = threading.Thread(target=watch, name="statement-watch", daemon=True)
+    watcher.start()
+    try:
+        db.con.execute(sql, params).fetchall()
+    finally:
+        done.set()
+        watcher.join()
+    # Not after a failure: in the aborted transaction a RESET would raise and hide why the
+    # statement failed (the setting, never printed, then stays on this worker's cursor).
+    db.con.execute("RESET enable_progress_bar")
+    db.con.execute("RESET enable_progress_bar_print")
+
+
+def rollback(db: Db) -> None:
+    """End the open transaction, if any (a failed COMMIT has already ended it)."""
+    try:
+        db.con.execute("ROLLBACK")
+    except duckdb.Error:
+        pass
 
 
 def data_version(db: Db) -> int:

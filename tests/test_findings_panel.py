@@ -9,7 +9,7 @@ import duckdb
 import pytest
 from PySide6.QtCore import Qt
 
-from explorer import audits, findings_cache
+from explorer import audits, findings_cache, store
 from explorer.demo import demo_paths
 from explorer.ingest import Cancelled
 from explorer.model import Order
@@ -148,7 +148,7 @@ def test_cancelled_ensure_leaves_the_database_as_it_was(demo, tmp_path, monkeypa
         load(demo, jsonl(tmp_path / "extra.jsonl", EXTRA))  # stale now: ensure would recompute
     before = _snapshot(demo, Order.SEQ)
     version = data_version(demo)
-    monkeypatch.setattr(findings_cache, "_POLL_SECONDS", 0.0005)  # interrupt mid-statement
+    monkeypatch.setattr(store, "WATCH_POLL_SECONDS", 0.0005)  # interrupt mid-statement
     polls = []
 
     def stop() -> bool:
@@ -170,13 +170,13 @@ def test_stop_after_the_statement_still_rolls_back(demo, tmp_path, monkeypatch):
     load(demo, jsonl(tmp_path / "extra.jsonl", EXTRA))
     before = _snapshot(demo, Order.TS)
     stopped = []
-    run = findings_cache._run_watched
+    run = findings_cache.run_watched
 
     def run_then_stop(*args):
         run(*args)
         stopped.append(True)  # the table is rebuilt inside the transaction: now stop
 
-    monkeypatch.setattr(findings_cache, "_run_watched", run_then_stop)
+    monkeypatch.setattr(findings_cache, "run_watched", run_then_stop)
     with pytest.raises(Cancelled):
         findings_cache.ensure(demo, Order.TS, should_stop=lambda: bool(stopped))
     assert stopped and _snapshot(demo, Order.TS) == before
