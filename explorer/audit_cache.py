@@ -79,6 +79,12 @@ def _checked(table: str) -> dict[str, str]:
     return {"table": table}
 
 
+def _keyed(table: str) -> dict[str, str]:
+    """The fragments of a statement that reads the list by sort key (audit_cache_keyed.sql,
+    whose own table marker is then filled too)."""
+    return {"keyed": queries.load("audit_cache_keyed"), **_checked(table)}
+
+
 def _meta_key(order: Order) -> str:
     return f"audit:{Order(order).value}"
 
@@ -172,12 +178,12 @@ def read_rows(db: Db, table: str, query: ListQuery, skip: int, limit: int,
         return []
     if query.unfiltered:
         low = skip - (shown - 1 if query.descending else 0)
-        return db.run("audit_cache_range", _checked(table), **query.rank_params(),
+        return db.run("audit_cache_range", _keyed(table), **query.rank_params(),
                       low=low, high=low + limit - 1)
     if skip + limit <= shown - skip:
-        return db.run("audit_cache_block", _checked(table), **query.params(),
+        return db.run("audit_cache_block", _keyed(table), **query.params(),
                       skip=skip, limit=limit)
-    rows = db.run("audit_cache_block", _checked(table), **query.params(reverse=True),
+    rows = db.run("audit_cache_block", _keyed(table), **query.params(reverse=True),
                   skip=shown - skip - limit, limit=limit)
     rows.reverse()
     return rows
@@ -188,13 +194,13 @@ def position(db: Db, table: str, query: ListQuery, session_id: str,
     """The row of ``session_id`` in the list under ``query``; None when it is not shown.
     ``shown`` (the unfiltered list's length, when known) spares a count."""
     if query.unfiltered:
-        rows = db.run("audit_cache_rank", _checked(table), **query.rank_params(),
+        rows = db.run("audit_cache_rank", _keyed(table), **query.rank_params(),
                       session_id=session_id)
         if not rows:
             return None
         if not query.descending:
             return int(rows[0][0])
         return int(rows[0][0]) + (shown if shown is not None else count(db, table)) - 1
-    rows = db.run("audit_cache_position", _checked(table), **query.params(),
+    rows = db.run("audit_cache_position", _keyed(table), **query.params(),
                   session_id=session_id)
     return int(rows[0][0]) if rows else None

@@ -1,31 +1,11 @@
--- One block of the session list from an audit cache table (TABLE marker): the sessions
--- whose id holds $text (any case; '' holds in every id) and, when $only_findings, that have
--- a finding; sorted by the rank of the column named $sort times $sign (1 ascending, -1
--- descending), skipping $skip rows, at most $limit rows. The shown columns, then has_findings.
+-- One block of the session list from an audit cache table (the KEYED marker holds
+-- audit_cache_keyed.sql): the sessions whose id holds $text (any case; '' holds in every id)
+-- and, when $only_findings, that have a finding; sorted by the key, skipping $skip rows, at
+-- most $limit rows. The shown columns, then has_findings.
 SELECT session_id, events, turns, calls, results, duplicates, event_id_conflicts, shared_keys,
     orphan_results, dangling_calls, mispair, duplicate_call_ids, tie_inversions,
     clock_regressions, ts_ties, collapsed_keys, turn_collisions, users, cost, has_findings
-FROM /*TABLE*/
+FROM (/*KEYED*/)
 WHERE contains(lower(session_id), lower($text)) AND (has_findings OR NOT $only_findings)
-ORDER BY CASE $sort
-        WHEN 'session_id' THEN rank_session_id
-        WHEN 'events' THEN rank_events
-        WHEN 'turns' THEN rank_turns
-        WHEN 'calls' THEN rank_calls
-        WHEN 'results' THEN rank_results
-        WHEN 'duplicates' THEN rank_duplicates
-        WHEN 'event_id_conflicts' THEN rank_event_id_conflicts
-        WHEN 'shared_keys' THEN rank_shared_keys
-        WHEN 'orphan_results' THEN rank_orphan_results
-        WHEN 'dangling_calls' THEN rank_dangling_calls
-        WHEN 'mispair' THEN rank_mispair
-        WHEN 'duplicate_call_ids' THEN rank_duplicate_call_ids
-        WHEN 'tie_inversions' THEN rank_tie_inversions
-        WHEN 'clock_regressions' THEN rank_clock_regressions
-        WHEN 'ts_ties' THEN rank_ts_ties
-        WHEN 'collapsed_keys' THEN rank_collapsed_keys
-        WHEN 'turn_collisions' THEN rank_turn_collisions
-        WHEN 'users' THEN rank_users
-        WHEN 'cost' THEN rank_cost
-    END * $sign
+ORDER BY key
 LIMIT $limit OFFSET $skip

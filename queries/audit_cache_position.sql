@@ -1,29 +1,8 @@
--- Where the session $session_id stands in the session list of an audit cache table (TABLE
--- marker) sorted and filtered as in audit_cache_block.sql: how many shown sessions come
--- before it. No row when the list does not show it.
+-- Where the session $session_id stands in the session list (the KEYED marker holds
+-- audit_cache_keyed.sql) sorted and filtered as in audit_cache_block.sql: how many shown
+-- sessions come before it. No row when the list does not show it.
 WITH shown AS (
-    SELECT session_id, CASE $sort
-            WHEN 'session_id' THEN rank_session_id
-            WHEN 'events' THEN rank_events
-            WHEN 'turns' THEN rank_turns
-            WHEN 'calls' THEN rank_calls
-            WHEN 'results' THEN rank_results
-            WHEN 'duplicates' THEN rank_duplicates
-            WHEN 'event_id_conflicts' THEN rank_event_id_conflicts
-            WHEN 'shared_keys' THEN rank_shared_keys
-            WHEN 'orphan_results' THEN rank_orphan_results
-            WHEN 'dangling_calls' THEN rank_dangling_calls
-            WHEN 'mispair' THEN rank_mispair
-            WHEN 'duplicate_call_ids' THEN rank_duplicate_call_ids
-            WHEN 'tie_inversions' THEN rank_tie_inversions
-            WHEN 'clock_regressions' THEN rank_clock_regressions
-            WHEN 'ts_ties' THEN rank_ts_ties
-            WHEN 'collapsed_keys' THEN rank_collapsed_keys
-            WHEN 'turn_collisions' THEN rank_turn_collisions
-            WHEN 'users' THEN rank_users
-            WHEN 'cost' THEN rank_cost
-        END * $sign AS key
-    FROM /*TABLE*/
+    SELECT session_id, key FROM (/*KEYED*/)
     WHERE contains(lower(session_id), lower($text)) AND (has_findings OR NOT $only_findings)
 )
 SELECT (SELECT count(*) FROM shown WHERE shown.key < target.key) AS position

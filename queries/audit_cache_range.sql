@@ -1,33 +1,9 @@
--- Rows of the unfiltered session list straight from the ranks of an audit cache table
--- (TABLE marker): the sessions whose rank of the column named $sort, times $sign (1
--- ascending, -1 descending), lies between $low and $high, in that order. The rank is the
--- row's place, so there is nothing to skip. Columns as in audit_cache_block.sql.
+-- Rows of the unfiltered session list straight from the keys (the KEYED marker holds
+-- audit_cache_keyed.sql): the sessions whose key lies between $low and $high, in key order.
+-- The key is the row's place, so there is nothing to skip. Columns as in audit_cache_block.sql.
 SELECT session_id, events, turns, calls, results, duplicates, event_id_conflicts, shared_keys,
     orphan_results, dangling_calls, mispair, duplicate_call_ids, tie_inversions,
     clock_regressions, ts_ties, collapsed_keys, turn_collisions, users, cost, has_findings
-FROM (
-    SELECT *, CASE $sort
-            WHEN 'session_id' THEN rank_session_id
-            WHEN 'events' THEN rank_events
-            WHEN 'turns' THEN rank_turns
-            WHEN 'calls' THEN rank_calls
-            WHEN 'results' THEN rank_results
-            WHEN 'duplicates' THEN rank_duplicates
-            WHEN 'event_id_conflicts' THEN rank_event_id_conflicts
-            WHEN 'shared_keys' THEN rank_shared_keys
-            WHEN 'orphan_results' THEN rank_orphan_results
-            WHEN 'dangling_calls' THEN rank_dangling_calls
-            WHEN 'mispair' THEN rank_mispair
-            WHEN 'duplicate_call_ids' THEN rank_duplicate_call_ids
-            WHEN 'tie_inversions' THEN rank_tie_inversions
-            WHEN 'clock_regressions' THEN rank_clock_regressions
-            WHEN 'ts_ties' THEN rank_ts_ties
-            WHEN 'collapsed_keys' THEN rank_collapsed_keys
-            WHEN 'turn_collisions' THEN rank_turn_collisions
-            WHEN 'users' THEN rank_users
-            WHEN 'cost' THEN rank_cost
-        END * $sign AS key
-    FROM /*TABLE*/
-)
+FROM (/*KEYED*/)
 WHERE key BETWEEN $low AND $high
 ORDER BY key

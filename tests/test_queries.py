@@ -29,6 +29,7 @@ FRAGMENTS = {
     "AUDIT": queries.render("session_audit", ordered=audits.ordered_sql(Order.TS),
                             pairs=queries.load("fragment_call_pairs")),
     "FINDINGS": findings_cache.findings_sql(Order.TS),
+    "KEYED": queries.load("audit_cache_keyed"),
 }
 #: The cache table the statements of each family read (made in demo_store).
 CACHE_TABLES = {"audit_cache_": "audit_seq",
@@ -55,7 +56,10 @@ def test_statement_plans(demo_store, name):
     fragments = FRAGMENTS | {"TABLE": table for prefix, table in CACHE_TABLES.items()
                              if name.startswith(prefix)}
     assert markers <= set(fragments), f"{name}.sql has an unknown marker"
-    sql = queries.render(name, **{m.lower(): fragments[m] for m in markers})
+    # A fragment may hold markers of its own (KEYED holds TABLE): filled after it.
+    nested = set().union(*(_MARKER.findall(fragments[m]) for m in markers)) - markers
+    assert nested <= set(fragments), f"{name}.sql has a fragment with an unknown marker"
+    sql = queries.render(name, **{m.lower(): fragments[m] for m in [*markers, *sorted(nested)]})
     if name.startswith("fragment_"):  # a piece of a statement: plan it where it sits
         sql = f"WITH o AS ({FRAGMENTS['ORDERED']}) SELECT * FROM ({sql})"
     params = {p: None for p in re.findall(r"\$([a-z_0-9]+)", sql)}
