@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 from explorer import audits
+from explorer.demo import demo_paths
+from explorer.formats import LogFileError, detect
 from explorer.ingest import import_paths
 from explorer.store import Db
 
@@ -39,3 +42,34 @@ def finding_counts(db: Db, order: str) -> dict[str, int]:
     for f in audits.findings(db, order):
         counts[f["rule"]] += 1
     return counts
+
+
+def stored_kinds(db: Db, session_id: str | None = None) -> Counter:
+    """How many stored events there are of each kind (in one session when given)."""
+    rows = db.con.execute(
+        "SELECT CAST(kind AS VARCHAR), count(*) FROM events "
+        "WHERE $s IS NULL OR session_id = $s GROUP BY 1", {"s": session_id}).fetchall()
+    return Counter(dict(rows))
+
+
+def corpus_and_demo(leave_out=()) -> list[Path]:
+    """Every file of ../shared/corpus and the demo data, but those in ``leave_out``."""
+    from tests.conftest import CORPUS
+
+    left = {Path(p) for p in leave_out}
+    files = [p for p in sorted(CORPUS.rglob("*")) if p.is_file()]  # SOURCES.md too
+    return [p for p in files + [Path(p) for p in demo_paths()] if p not in left]
+
+
+def detected_as(names: str | set[str], paths) -> list[Path]:
+    """Those of ``paths`` that formats.detect reads as one of ``names`` (a file it refuses
+    is read as none)."""
+    names = {names} if isinstance(names, str) else set(names)
+    found = []
+    for path in paths:
+        try:
+            if detect(Path(path)).NAME in names:
+                found.append(Path(path))
+        except LogFileError:
+            pass
+    return found

@@ -17,6 +17,7 @@ from explorer.ingest import import_paths
 from explorer.preview import overlay
 from explorer.session_data import load_session
 from tests.conftest import CORPUS
+from tests.helpers import stored_kinds
 
 HERE = CORPUS / "anthropic-messages"
 FILES = sorted(HERE.iterdir())
@@ -63,8 +64,7 @@ def expected(path: Path) -> tuple[Counter, tuple[int, int]]:
 def imported(store, path: Path):
     report = import_paths(store, [str(path)])
     assert not report.errors and report.rejected == 0
-    kinds = Counter(dict(store.con.execute(
-        "SELECT CAST(kind AS VARCHAR), count(*) FROM events GROUP BY 1").fetchall()))
+    kinds = stored_kinds(store)
     counts = audits.session_counts(store)
     assert counts.height == 1 and counts["session_id"][0] == path.stem
     return kinds, (counts["dangling_calls"][0], counts["orphan_results"][0])

@@ -15,10 +15,10 @@ import pytest
 from explorer import audits
 from explorer.compaction.log import SessionLog
 from explorer.compaction.recorded import recorded
-from explorer.demo import demo_paths
-from explorer.formats import LogFileError, claude_code, detect
+from explorer.formats import claude_code, detect
 from explorer.ingest import import_paths
 from explorer.turns import session_events
+from tests.helpers import corpus_and_demo, detected_as, stored_kinds
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 HERE = CORPUS / "claude-code"
@@ -70,11 +70,6 @@ def _expected(path: Path) -> tuple[Counter, dict]:
     return kinds, per_session
 
 
-def _kinds(store) -> Counter:
-    rows = store.con.execute("SELECT CAST(kind AS VARCHAR), count(*) FROM events GROUP BY 1").fetchall()
-    return Counter(dict(rows))
-
-
 def _events(path: Path) -> list[dict]:
     return [e for rec in claude_code.records(path) for e in rec.events]
 
@@ -85,7 +80,7 @@ def test_corpus_file_detected_imported_and_counted(store, path):
     report = import_paths(store, [path])
     assert not report.errors and report.rejected == 0
     kinds, per_session = _expected(path)
-    assert _kinds(store) == kinds
+    assert stored_kinds(store) == kinds
     counts = audits.session_counts(store)
     got = {row["session_id"]: {k: row[k] for k in ("calls", "results", "dangling_calls", "orphan_results")}
            for row in counts.iter_rows(named=True)}
@@ -103,14 +98,9 @@ def test_corpus_figures_of_log_formats():
 
 
 def test_no_other_file_is_detected_as_claude_code(tmp_path):
-    others = [p for p in CORPUS.rglob("*") if p.is_file() and p.parent != HERE]
-    others += [Path(p) for p in demo_paths()]
+    others = corpus_and_demo(leave_out=HERE.iterdir())
     assert len(others) > 10
-    for path in others:
-        try:
-            assert detect(path).NAME != "claude-code", path.name
-        except LogFileError:
-            pass
+    assert detected_as("claude-code", others) == []
     canonical = tmp_path / "c.jsonl"
     canonical.write_text('{"session_id": "s", "seq": 1, "kind": "USER", "type": "user", "text": "hi"}\n')
     api = tmp_path / "api.jsonl"   # API messages, not transcript records
@@ -279,7 +269,7 @@ def test_gzip_transcript_and_a_broken_line(store, tmp_path):
     broken.write_text("\n".join(text[:5] + [text[5][:40]] + text[6:]) + "\n")
     report = import_paths(store, [broken])
     assert report.rejected == 1
-    assert _kinds(store).total() == len(_events(FULL)) - len(
+    assert stored_kinds(store).total() == len(_events(FULL)) - len(
         [e for e in _events(FULL) if e["seq"] == 6])
 
 

@@ -15,11 +15,10 @@ import pytest
 from explorer import audits
 from explorer.compaction.log import SessionLog
 from explorer.compaction.recorded import recorded
-from explorer.demo import demo_paths
-from explorer.formats import LogFileError, codex_cli, detect, read_head
+from explorer.formats import codex_cli, detect, read_head
 from explorer.ingest import import_paths
 from explorer.turns import session_events
-from tests.helpers import jsonl
+from tests.helpers import corpus_and_demo, detected_as, jsonl, stored_kinds
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 HERE = CORPUS / "codex-cli"
@@ -63,11 +62,6 @@ def _expected(path: Path) -> tuple[Counter, dict]:
         "orphan_results": sum(n for c, n in results.items() if c not in calls)}}
 
 
-def _kinds(store) -> Counter:
-    rows = store.con.execute("SELECT CAST(kind AS VARCHAR), count(*) FROM events GROUP BY 1").fetchall()
-    return Counter(dict(rows))
-
-
 def _events(path: Path) -> list[dict]:
     return [e for r in codex_cli.records(path) for e in r.events]
 
@@ -78,7 +72,7 @@ def test_corpus_file_detected_imported_and_counted(store, path):
     report = import_paths(store, [path])
     assert not report.errors and report.rejected == 0
     kinds, per_session = _expected(path)
-    assert _kinds(store) == kinds
+    assert stored_kinds(store) == kinds
     counts = audits.session_counts(store)
     got = {row["session_id"]: {k: row[k] for k in ("calls", "results", "dangling_calls", "orphan_results")}
            for row in counts.iter_rows(named=True)}
@@ -99,15 +93,11 @@ def test_corpus_figures_of_sources_md():
 
 
 def test_no_other_file_is_detected_as_codex(tmp_path):
-    others = [p for p in CORPUS.rglob("*") if p.is_file() and p.parent != HERE]
-    others += [Path(p) for p in demo_paths()]
+    others = corpus_and_demo(leave_out=HERE.iterdir())
     assert len(others) > 10
     for path in others:
         assert not codex_cli.matches(path, read_head(path)), path.name
-        try:
-            assert detect(path).NAME != "codex-cli", path.name
-        except LogFileError:
-            pass
+    assert detected_as("codex-cli", others) == []
     shapes = {
         "canonical.jsonl": '{"session_id": "s", "seq": 1, "kind": "USER", "type": "message", "text": "hi"}\n',
         "item.jsonl": '{"type": "message", "role": "user", "content": "hi"}\n',
@@ -292,7 +282,7 @@ def test_old_unenveloped_items(tmp_path, store):
     assert {e["session_id"] for e in events} == {"old-1"} and events[-1]["is_error"] is True
     assert events[3]["raw"]["turnscope"]["reasoning"][0]["type"] == "reasoning"
     report = import_paths(store, [path])
-    assert report.rejected == 0 and _kinds(store)["USER"] == 1
+    assert report.rejected == 0 and stored_kinds(store)["USER"] == 1
 
 
 def test_encrypted_compaction_error_marker_and_plain_exit_status(tmp_path):

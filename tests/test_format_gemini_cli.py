@@ -10,10 +10,10 @@ from collections import Counter
 import pytest
 
 from explorer import audits
-from explorer.demo import demo_paths
-from explorer.formats import LogFileError, detect, gemini_cli
+from explorer.formats import detect, gemini_cli
 from explorer.ingest import import_paths
 from tests.conftest import CORPUS
+from tests.helpers import corpus_and_demo, detected_as, stored_kinds
 
 FILES = sorted((CORPUS / "gemini-cli").glob("*.json"))
 
@@ -61,12 +61,7 @@ def test_corpus_file_is_detected_as_gemini_cli():
 
 
 def test_no_other_file_is_detected_as_gemini_cli():
-    others = [p for p in CORPUS.glob("*/*") if p.suffix != ".md" and p not in FILES]
-    for path in others + demo_paths():
-        try:
-            assert detect(path).NAME != "gemini-cli", path
-        except LogFileError:
-            pass
+    assert detected_as("gemini-cli", corpus_and_demo(leave_out=FILES)) == []
 
 
 def test_corpus_counts_equal_the_files_own_ids(store):
@@ -76,8 +71,7 @@ def test_corpus_counts_equal_the_files_own_ids(store):
     want = _expected(doc)
     row = audits.session_counts(store).row(0, named=True)
     assert row["session_id"] == doc["sessionId"]
-    kinds = Counter(dict(store.con.execute(
-        "SELECT CAST(kind AS VARCHAR), count(*) FROM events GROUP BY 1").fetchall()))
+    kinds = stored_kinds(store)
     assert kinds == want["kinds"]
     for name in ("calls", "results", "dangling_calls", "orphan_results"):
         assert row[name] == want[name], name

@@ -11,10 +11,10 @@ from datetime import datetime
 import pytest
 
 from explorer import audits
-from explorer.demo import demo_paths
-from explorer.formats import LogFileError, detect, inspect_ai, read_head
+from explorer.formats import detect, inspect_ai, read_head
 from explorer.ingest import import_paths
 from tests.conftest import CORPUS
+from tests.helpers import corpus_and_demo, detected_as, stored_kinds
 
 FILES = sorted((CORPUS / "inspect-ai").glob("*.json"))
 
@@ -65,12 +65,7 @@ def test_corpus_file_is_detected_as_inspect_ai():
 
 
 def test_no_other_file_is_detected_as_inspect_ai():
-    others = [p for p in CORPUS.glob("*/*") if p.suffix != ".md" and p not in FILES]
-    for path in others + demo_paths():
-        try:
-            assert detect(path).NAME != "inspect-ai", path
-        except LogFileError:
-            pass
+    assert detected_as("inspect-ai", corpus_and_demo(leave_out=FILES)) == []
 
 
 def test_corpus_counts_equal_the_files_own_ids(store):
@@ -81,9 +76,7 @@ def test_corpus_counts_equal_the_files_own_ids(store):
         session = f"{doc['eval']['eval_id']}/{sample['id']}/{sample['epoch']}"
         want = _expected(sample)
         row = audits.session_counts(store).filter(session_id=session).row(0, named=True)
-        kinds = Counter(dict(store.con.execute(
-            "SELECT CAST(kind AS VARCHAR), count(*) FROM events WHERE session_id = $s "
-            "GROUP BY 1", {"s": session}).fetchall()))
+        kinds = stored_kinds(store, session)
         assert kinds == want["kinds"]
         for name in ("calls", "results", "dangling_calls", "orphan_results"):
             assert row[name] == want[name], name

@@ -17,6 +17,7 @@ from explorer.demo import demo_paths
 from explorer.formats import anthropic_messages, openai_chat, read_head
 from explorer.ingest import import_paths
 from tests.conftest import CORPUS
+from tests.helpers import stored_kinds
 
 HERE = CORPUS / "openai-chat-completions"
 FILES = sorted(HERE.iterdir())
@@ -62,8 +63,7 @@ def expected(conversations: dict[str, list[dict]]) -> tuple[Counter, dict]:
 def imported(store, path: Path) -> tuple[Counter, dict, dict]:
     report = import_paths(store, [str(path)])
     assert not report.errors and report.rejected == 0
-    kinds = Counter(dict(store.con.execute(
-        "SELECT CAST(kind AS VARCHAR), count(*) FROM events GROUP BY 1").fetchall()))
+    kinds = stored_kinds(store)
     counts = audits.session_counts(store)
     per_session = {r["session_id"]: (r["dangling_calls"], r["orphan_results"])
                    for r in counts.iter_rows(named=True)}

@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 from explorer import audits
-from explorer.demo import demo_paths
-from explorer.formats import LogFileError, detect, openhands
+from explorer.formats import detect, openhands
 from explorer.ingest import import_paths
 from tests.conftest import CORPUS
+from tests.helpers import corpus_and_demo, detected_as, stored_kinds
 
 FILES = sorted((CORPUS / "openhands").glob("*.json"))
 _NOT_CALLS = {"message", "system", "condensation", "change_agent_state"}
@@ -36,12 +36,6 @@ def _expected(stream: list) -> dict:
             "orphan_results": sum(i is not None and i not in calls for i in results)}
 
 
-def _kinds(store, session: str) -> Counter:
-    rows = store.con.execute("SELECT CAST(kind AS VARCHAR), count(*) FROM events "
-                             "WHERE session_id = $s GROUP BY 1", {"s": session}).fetchall()
-    return Counter(dict(rows))
-
-
 def test_corpus_files_are_detected_as_openhands():
     assert len(FILES) == 3
     for path in FILES:
@@ -49,12 +43,7 @@ def test_corpus_files_are_detected_as_openhands():
 
 
 def test_no_other_file_is_detected_as_openhands():
-    others = [p for p in CORPUS.glob("*/*") if p.suffix != ".md" and p not in FILES]
-    for path in others + demo_paths():
-        try:
-            assert detect(path).NAME != "openhands", path
-        except LogFileError:
-            pass
+    assert detected_as("openhands", corpus_and_demo(leave_out=FILES)) == []
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem[-20:])
@@ -64,7 +53,7 @@ def test_corpus_counts_equal_the_files_own_ids(store, path):
     want = _expected(json.loads(path.read_text(encoding="utf-8")))
     row = audits.session_counts(store).row(0, named=True)
     assert row["session_id"] == path.stem
-    assert _kinds(store, path.stem) == want["kinds"]
+    assert stored_kinds(store, path.stem) == want["kinds"]
     for name in ("calls", "results", "dangling_calls", "orphan_results"):
         assert row[name] == want[name], name
 

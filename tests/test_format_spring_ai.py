@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from explorer import audits
-from explorer.demo import demo_paths
-from explorer.formats import LogFileError, detect
+from explorer.formats import detect
 from explorer.formats import spring_ai, spring_ai_owners
 from explorer.ingest import import_paths
-from tests.conftest import CORPUS
+from tests.helpers import corpus_and_demo, detected_as, stored_kinds
+
 
 COLUMNS = ["seq", "id", "session_id", "timestamp", "message_type", "message_content",
            "message_data", "synthetic", "archived", "branch", "metadata"]
@@ -130,11 +130,6 @@ def expected(rows) -> dict:
     return {"kinds": dict(kinds), "dangling": dangling, "orphan": orphan}
 
 
-def _kinds(store) -> dict:
-    return dict(store.con.execute(
-        "SELECT CAST(kind AS VARCHAR), count(*) FROM events GROUP BY 1").fetchall())
-
-
 @pytest.mark.parametrize("shape", ["csv", "csv-tf", "csv-10-upper-tab", "json", "jsonl",
                                    "jsonl-gz"])
 def test_dump_shapes_import_with_counts_from_the_rows(store, tmp_path, shape):
@@ -156,7 +151,7 @@ def test_dump_shapes_import_with_counts_from_the_rows(store, tmp_path, shape):
     report = import_paths(store, [path])
     assert not report.errors and report.rejected == 0
     want = expected(rows)
-    assert _kinds(store) == want["kinds"]
+    assert stored_kinds(store) == want["kinds"]
     counts = audits.session_counts(store)
     got = {r["session_id"]: r for r in counts.iter_rows(named=True)}
     assert {s: got[s]["dangling_calls"] for s in got} == want["dangling"]
@@ -290,8 +285,7 @@ def test_the_same_event_in_two_exports_is_imported_once(store, tmp_path):
 def test_sniffers_reject_other_files_and_canonical_readers_do_not_take_dumps(tmp_path):
     """No corpus file, no demo file and no canonical file is read as a Spring AI dump; the
     dumps are not read by the canonical CSV / JSON Lines readers (detect tries ours first)."""
-    others = [p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md"]
-    others += list(demo_paths())
+    others = corpus_and_demo()
     canonical = [
         write_jsonl(tmp_path / "canon.jsonl", [{"session_id": "s", "seq": 1, "kind": "USER",
                                                 "user_id": "u", "event_id": "id"}]),
@@ -301,12 +295,7 @@ def test_sniffers_reject_other_files_and_canonical_readers_do_not_take_dumps(tmp
     (tmp_path / "canon.csv").write_text("session_id,seq,kind,user_id,event_id,id,message_type,"
                                         "message_content\ns,1,USER,u,e,i,USER,hi\n")
     assert len(others) > 20
-    for path in others + canonical:
-        try:
-            name = detect(path).NAME
-        except LogFileError:
-            continue
-        assert name not in (spring_ai.NAME, spring_ai_owners.NAME), path
+    assert detected_as({spring_ai.NAME, spring_ai_owners.NAME}, others + canonical) == []
     dumps = [write_csv(tmp_path / "e.csv", sample_rows()),
              write_jsonl(tmp_path / "e.jsonl", sample_rows())]
     assert [detect(p).NAME for p in dumps] == [spring_ai.NAME, spring_ai.NAME]
