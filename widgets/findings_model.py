@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from typing import Any
 
 import duckdb
@@ -12,6 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from explorer import findings_cache
 from explorer.audits import RULE_TEXT
 from explorer.store import Db
+from widgets.block_cache import BlockCache
 
 #: The columns shown, in order.
 COLUMNS = ("rule", "session", "events", "count")
@@ -68,8 +68,7 @@ class FindingsModel(QAbstractTableModel):
         self._rule: str | None = None
         self._session: str | None = None
         self._lo, self._hi, self._count = 1, 0, 0
-        self._blocks: OrderedDict[int, list[tuple]] = OrderedDict()
-        self.blocks_read = 0  # how many block reads ran (for tests and benchmarks)
+        self._cache = BlockCache(self._read_block, BLOCK, _KEPT_BLOCKS)
 
     # -- content --------------------------------------------------------------------------
     def set_db(self, db: Db | None) -> None:
@@ -117,7 +116,7 @@ class FindingsModel(QAbstractTableModel):
         return {"rule": found[1], "session_id": found[2], "events": json.loads(found[3])}
 
     def _recount(self) -> None:
-        self._blocks.clear()
+        self._cache.clear()
         if self._table is None or self._db is None:
             self._lo, self._hi, self._count = 1, 0, 0
             return
@@ -131,22 +130,15 @@ class FindingsModel(QAbstractTableModel):
             self._count = self._read(findings_cache.count_session, self._lo, self._hi,
                                      self._session) or 0
 
+    @property
+    def blocks_read(self) -> int:
+        """How many block reads ran (for tests and benchmarks)."""
+        return self._cache.reads
+
     def _row(self, row: int) -> tuple | None:
-        if not 0 <= row < self._count:
-            return None
-        number, offset = divmod(row, BLOCK)
-        block = self._blocks.get(number)
-        if block is None:
-            block = self._read_block(number)
-            self._blocks[number] = block
-            if len(self._blocks) > _KEPT_BLOCKS:
-                self._blocks.popitem(last=False)
-        else:
-            self._blocks.move_to_end(number)
-        return block[offset] if offset < len(block) else None
+        return self._cache.row(row) if 0 <= row < self._count else None
 
     def _read_block(self, number: int) -> list[tuple]:
-        self.blocks_read += 1
         if self._session is None:
             # Rows of the range are numbered without gaps: read exactly the block's numbers.
             lo = self._lo + number * BLOCK

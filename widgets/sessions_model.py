@@ -8,7 +8,6 @@ The model reads on the GUI thread through its own cursor: a block is about a mil
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +19,7 @@ from explorer import audit_cache
 from explorer.audit_cache import COLUMNS, ListQuery
 from explorer.audits import COUNT_NAMES, FINDING_RULES, RULE_TEXT
 from explorer.store import Db, Store
+from widgets.block_cache import BlockCache
 
 __all__ = ["COLUMNS", "SessionsModel", "header_label"]
 
@@ -62,14 +62,12 @@ class SessionsModel(QAbstractTableModel):
                  cached_blocks: int = 64) -> None:
         super().__init__(parent)
         self.block_size = block_size
-        self.cached_blocks = cached_blocks
-        self.block_reads = 0
+        self._cache = BlockCache(self._read_block, block_size, cached_blocks)
         self._db: Db | None = None
         self._owns_db = False
         self._table: str | None = None
         self._query = ListQuery()
         self._count = 0
-        self._blocks: OrderedDict[int, list[tuple]] = OrderedDict()
         self._totals: dict[str, int] = dict.fromkeys(COUNT_NAMES, 0)
         self._widest: dict[str, Any] = {}
 
@@ -119,7 +117,7 @@ class SessionsModel(QAbstractTableModel):
         persistent = self.persistentIndexList()
         moved = {i.row(): self.session_id(i.row()) for i in persistent}
         self._query = query
-        self._blocks.clear()
+        self._cache.clear()
         self._count = self._counted()
         rows = {old: self.row_of(sid) if sid is not None else None for old, sid in moved.items()}
         self.changePersistentIndexList(persistent, [
@@ -177,34 +175,29 @@ class SessionsModel(QAbstractTableModel):
         except duckdb.Error:
             return 0
 
-    def _row(self, row: int) -> tuple | None:
-        if not 0 <= row < self._count:
-            return None
-        number, offset = divmod(row, self.block_size)
-        block = self._blocks.get(number)
-        if block is None:
-            block = self._read_block(number)
-        else:
-            self._blocks.move_to_end(number)
-        return block[offset] if offset < len(block) else None
+    @property
+    def block_reads(self) -> int:
+        return self._cache.reads
 
-    def _read_block(self, number: int) -> list[tuple]:
-        self.block_reads += 1
+    @block_reads.setter
+    def block_reads(self, value: int) -> None:
+        self._cache.reads = value
+
+    def _row(self, row: int) -> tuple | None:
+        return self._cache.row(row) if 0 <= row < self._count else None
+
+    def _read_block(self, number: int) -> list[tuple] | None:
         try:
-            rows = audit_cache.read_rows(self._db, self._table, self._query,
+            return audit_cache.read_rows(self._db, self._table, self._query,
                                          number * self.block_size, self.block_size, self._count)
         except duckdb.Error:
-            return []  # the table is being replaced or the store closed: show blanks, retry later
-        self._blocks[number] = rows
-        while len(self._blocks) > self.cached_blocks:
-            self._blocks.popitem(last=False)
-        return rows
+            return None  # the table is being replaced or the store closed: blanks, read again later
 
     def _release(self) -> None:
         if self._db is not None and self._owns_db:
             self._db.close()
         self._db, self._owns_db, self._table = None, False, None
-        self._blocks.clear()
+        self._cache.clear()
         self._totals = dict.fromkeys(COUNT_NAMES, 0)
         self._widest = {}
 
