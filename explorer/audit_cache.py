@@ -22,7 +22,8 @@ import queries
 from explorer.audits import COUNT_NAMES, FINDING_RULES, ordered_sql
 from explorer.ingest import Cancelled
 from explorer.model import CostSettings, Order
-from explorer.store import Db, data_version, rollback, run_watched
+from explorer.derived import build_table
+from explorer.store import Db, data_version
 
 ProgressHook = Callable[[int, int], None]
 StopHook = Callable[[], bool]
@@ -131,20 +132,8 @@ def _compute(db: Db, order: Order, cost_settings: CostSettings,
     audit = queries.render("session_audit", ordered=ordered_sql(order),
                            pairs=queries.load("fragment_call_pairs"))
     sql = queries.render("audit_cache_create", table=table, audit=audit)
-    db.con.execute("BEGIN TRANSACTION")
-    try:
-        # Read inside the transaction: the stamp belongs to the snapshot the table comes from.
-        stamp = _stamp(db, cost_settings)
-        run_watched(db, sql, cost_settings.params(), progress, should_stop)
-        if should_stop and should_stop():
-            raise Cancelled(f"audit ({order.value})")
-        db.run("set_meta", key=_meta_key(order), value=stamp)
-        db.con.execute("COMMIT")
-    except BaseException as exc:
-        rollback(db)
-        if should_stop and should_stop():
-            raise Cancelled(f"audit ({order.value})") from exc
-        raise
+    build_table(db, sql, cost_settings.params(), _meta_key(order),
+                lambda d: _stamp(d, cost_settings), f"audit ({order.value})", progress, should_stop)
 
 
 def totals(db: Db, table: str) -> dict[str, int]:

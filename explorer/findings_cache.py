@@ -17,9 +17,9 @@ import duckdb
 
 import queries
 from explorer.audits import FINDING_RULES, ordered_sql
-from explorer.ingest import Cancelled
 from explorer.model import CostSettings, Order
-from explorer.store import Db, data_version, rollback, run_watched
+from explorer.derived import build_table
+from explorer.store import Db, data_version
 
 ProgressHook = Callable[[int, int], None]
 StopHook = Callable[[], bool]
@@ -79,20 +79,11 @@ def ensure(db: Db, order: Order, progress: ProgressHook | None = None,
         return table
     sql = queries.render("findings_cache_create", table=table, findings=findings_sql(order))
     params = {**CostSettings().params(), "rules": list(FINDING_RULES)}
-    db.con.execute("BEGIN TRANSACTION")
     try:
-        # Read inside the transaction: the stamp belongs to the snapshot the findings come from.
-        stamp = _stamp(db)
-        run_watched(db, sql, params, progress, should_stop)
-        if should_stop and should_stop():
-            raise Cancelled(f"findings ({order.value})")
-        db.run("set_meta", key=_meta_key(order), value=stamp)
-        db.con.execute("COMMIT")
-    except BaseException as exc:
-        rollback(db)
-        if should_stop and should_stop():
-            raise Cancelled(f"findings ({order.value})") from exc
-        if isinstance(exc, duckdb.TransactionException) and is_fresh(db, order):
+        build_table(db, sql, params, _meta_key(order), _stamp, f"findings ({order.value})",
+                    progress, should_stop)
+    except duckdb.TransactionException:
+        if is_fresh(db, order):
             return table  # another job committed the same findings first
         raise
     if progress:

@@ -9,7 +9,7 @@ import duckdb
 import pytest
 from PySide6.QtCore import Qt
 
-from explorer import audits, findings_cache, store
+from explorer import audits, derived, findings_cache, store
 from explorer.demo import demo_paths
 from explorer.ingest import Cancelled
 from explorer.model import Order
@@ -170,13 +170,13 @@ def test_stop_after_the_statement_still_rolls_back(demo, tmp_path, monkeypatch):
     load(demo, jsonl(tmp_path / "extra.jsonl", EXTRA))
     before = _snapshot(demo, Order.TS)
     stopped = []
-    run = findings_cache.run_watched
+    run = derived.run_watched
 
     def run_then_stop(*args):
         run(*args)
         stopped.append(True)  # the table is rebuilt inside the transaction: now stop
 
-    monkeypatch.setattr(findings_cache, "run_watched", run_then_stop)
+    monkeypatch.setattr(derived, "run_watched", run_then_stop)
     with pytest.raises(Cancelled):
         findings_cache.ensure(demo, Order.TS, should_stop=lambda: bool(stopped))
     assert stopped and _snapshot(demo, Order.TS) == before
