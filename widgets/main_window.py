@@ -68,7 +68,7 @@ class MainWindow(QMainWindow):
         self.findings.finding_activated.connect(self.go_to_finding)
         self.workspace.order_changed.connect(self.set_order)
         self.workspace.settings_changed.connect(self._on_workspace_settings_changed)
-        self.preview.overlay_changed.connect(self._on_preview_overlay_changed)
+        self.preview.picker.changed.connect(self._on_picker_changed)
 
         self.setWindowTitle("Turnscope")
         self.setAcceptDrops(True)
@@ -218,8 +218,7 @@ class MainWindow(QMainWindow):
     @Slot(int)
     def _on_order_box_changed(self, index: int) -> None:
         self.order = Order(self.order_box.itemData(index))
-        self.refresh_audit()
-        self.findings.refresh(self.order)
+        self.refresh_audit()  # the findings too
         self.workspace.set_order(self.order)
         self.sweep.set_order(self.order)
 
@@ -286,9 +285,9 @@ class MainWindow(QMainWindow):
             self.sessions.cost_settings = cost_settings
             self.refresh_audit()
 
-    @Slot(object)
-    def _on_preview_overlay_changed(self, _overlay) -> None:
-        self.sweep.set_settings(self.preview.settings())  # a no-op unless they changed
+    @Slot(str, object)
+    def _on_picker_changed(self, _strategy: str, settings) -> None:
+        self.sweep.set_settings(settings)  # a no-op unless they changed
 
     def _on_jobs_busy_changed(self, busy: bool) -> None:
         self.progress.setVisible(busy)
