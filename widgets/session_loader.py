@@ -50,7 +50,7 @@ class SessionLoader(QObject):
         worker = Worker(partial(load_task, self.store, session_id, Order(order), cost_settings,
                                 settings, self._generation), "session")
         worker.signals.finished.connect(self._on_finished)
-        worker.signals.failed.connect(self._on_failed)
+        worker.signals.failed.connect(partial(self._on_failed, self._generation))
         worker.signals.ended.connect(self._on_ended)
         self._worker = worker
         return self.jobs.start(worker)
@@ -65,9 +65,9 @@ class SessionLoader(QObject):
             self._worker = None  # delivered: not busy any more, even before ``ended`` arrives
             self.loaded.emit(data)
 
-    @Slot(str)
-    def _on_failed(self, reason: str) -> None:
-        self.failed.emit(reason)
+    def _on_failed(self, generation: int, reason: str) -> None:
+        if generation == self._generation:  # an older request's failure no longer matters
+            self.failed.emit(reason)
 
     @Slot(object)
     def _on_ended(self, worker: Worker) -> None:
