@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import queries
+from explorer import token_counts
 from explorer.audits import COUNT_NAMES, FINDING_RULES, ordered_sql
 from explorer.ingest import Cancelled
 from explorer.model import CostSettings, Order
@@ -91,7 +92,8 @@ def _meta_key(order: Order) -> str:
 
 
 def _stamp(db: Db, settings: CostSettings) -> str:
-    return f"{CACHE_FORMAT}:{data_version(db)}:{settings.cjk_ratio!r}:{settings.other_ratio!r}"
+    return (f"{CACHE_FORMAT}:{data_version(db)}:{settings.cjk_ratio!r}:{settings.other_ratio!r}"
+            f":{settings.tokenizer or ''}")
 
 
 def is_fresh(db: Db, order: Order, cost_settings: CostSettings = CostSettings()) -> bool:
@@ -129,7 +131,8 @@ def ensure(db: Db, order: Order, cost_settings: CostSettings = CostSettings(),
 def _compute(db: Db, order: Order, cost_settings: CostSettings,
              progress: ProgressHook | None, should_stop: StopHook | None) -> None:
     table = table_name(order)
-    audit = queries.render("session_audit", ordered=ordered_sql(order),
+    token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
+    audit = queries.render("session_audit", ordered=ordered_sql(order, cost_settings),
                            pairs=queries.load("fragment_call_pairs"))
     sql = queries.render("audit_cache_create", table=table, audit=audit)
     build_table(db, sql, cost_settings.params(), _meta_key(order),

@@ -10,6 +10,7 @@ from explorer import audits
 from explorer.formats import LogFileError
 from explorer.ingest import import_paths, open_database
 from explorer.model import CostSettings, Order
+from explorer.token_counts import checked
 from explorer.store import Db, StoreError
 
 _INPUT_KEYS = ("records", "imported", "rejected", "duplicates", "events")
@@ -22,7 +23,7 @@ def run_audit(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        settings = CostSettings(args.cjk_ratio, args.other_ratio)
+        settings = checked(CostSettings(args.cjk_ratio, args.other_ratio, args.tokenizer))
         store, rebuilt = open_database(args.db)
     except (StoreError, ValueError) as exc:
         print(f"turnscope audit: error: {exc}", file=sys.stderr)

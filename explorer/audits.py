@@ -9,6 +9,7 @@ import polars as pl
 
 import queries
 from explorer.model import ORDER_KEYS, CostSettings, Order
+from explorer import token_counts
 from explorer.store import Db
 
 #: The count names of AUDITS.md, in its order: the keys of ``audit --json``.
@@ -36,15 +37,19 @@ RULE_TEXT = {
 }
 
 
-def ordered_sql(order: Order) -> str:
-    """The ``ordered_events`` statement for ``order`` (to embed in other statements)."""
-    return queries.render("ordered_events", order=ORDER_KEYS[Order(order)])
+def ordered_sql(order: Order, settings: CostSettings = CostSettings()) -> str:
+    """The ``ordered_events`` statement for ``order`` and the cost ``settings`` (to embed in
+    other statements; with a tokenizer, its counts must be there: explorer.token_counts)."""
+    return queries.render("ordered_events", order=ORDER_KEYS[Order(order)],
+                          **settings.fragments())
 
 
 def session_counts(db: Db, order: Order = Order.SEQ,
                    settings: CostSettings = CostSettings()) -> pl.DataFrame:
     """One row per session: every count of AUDITS.md, distinct users and total cost."""
-    fragments = {"ordered": ordered_sql(order), "pairs": queries.load("fragment_call_pairs")}
+    token_counts.ensure(db, settings)
+    fragments = {"ordered": ordered_sql(order, settings),
+                 "pairs": queries.load("fragment_call_pairs")}
     return db.frame("session_audit", fragments, **settings.params())
 
 

@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Sequence
 
-from explorer.model import Order
+from explorer.model import TOKENIZERS, Order
 
 SUBCOMMANDS = ("audit", "generate", "screenshot", "sweep", "view")
 _DISPLAY_HELP = (
@@ -20,6 +20,9 @@ _DISPLAY_HELP = (
 def _ratio_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cjk-ratio", type=float, default=1.5, help="CJK characters per token (1.5)")
     p.add_argument("--other-ratio", type=float, default=4.0, help="other characters per token (4.0)")
+    p.add_argument("--tokenizer", choices=list(TOKENIZERS), default=None,
+                   help="estimate with a real BPE tokenizer (o200k: o200k_base, cl100k: "
+                        "cl100k_base) instead of the ratios; events given as chars keep them")
 
 
 def _order_arg(p: argparse.ArgumentParser) -> None:
@@ -84,6 +87,8 @@ def _screenshot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", metavar="WxH", default="1600x1000", help="window size (1600x1000)")
     p.add_argument("--tab", choices=("session", "sweep"), default="session",
                    help="the tab shown; sweep runs the corpus sweep first")
+    p.add_argument("--tokenizer", choices=list(TOKENIZERS), default=None,
+                   help="estimate with this tokenizer instead of the ratios")
     _order_arg(p)
 
 

@@ -13,6 +13,7 @@ from explorer.compaction.sweep import FIGURES, sweep
 from explorer.formats import LogFileError
 from explorer.ingest import import_paths, open_database
 from explorer.model import CostSettings, Order
+from explorer.token_counts import checked
 from explorer.store import StoreError
 from explorer.turns import session_events
 
@@ -95,7 +96,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     try:
         strategies = [s for s in args.strategies.split(",") if s]
         budgets = [int(b) for b in args.budgets.split(",") if b]
-        costs = CostSettings(args.cjk_ratio, args.other_ratio)
+        costs = checked(CostSettings(args.cjk_ratio, args.other_ratio, args.tokenizer))
     except ValueError as exc:
         return _error("sweep", str(exc))
     store, status = _open(args, "sweep")
@@ -140,7 +141,7 @@ def _print_table(rows: list[dict], budgets: list[int]) -> None:
 
 def run_view(args: argparse.Namespace) -> int:
     try:
-        costs = CostSettings(args.cjk_ratio, args.other_ratio)
+        costs = checked(CostSettings(args.cjk_ratio, args.other_ratio, args.tokenizer))
         if args.budget < 1:
             raise ValueError("the budget is a positive number of tokens")
     except ValueError as exc:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 import queries
-from explorer import coerce, formats
+from explorer import coerce, formats, token_counts
 from explorer.formats import LogFileError
 from explorer.store import Db, Store, bump_data_version
 from explorer.tokens import NON_CJK_RE2
@@ -121,6 +121,7 @@ def import_file(
 def _load(store: Db, path: Path, reader, digest: str, progress, should_stop) -> FileReport:
     ids = store.one("next_ids")
     file_id = ids["file_id"]
+    token_counts.forget_from(store, ids["eid_base"])
     typed, details = _typed_rows(store, path, reader, progress, should_stop)
     seq = store.one("seq_stats", typed)
     if seq["records"] == 0:

@@ -68,16 +68,41 @@ ORDER_KEYS = {
 }
 
 
+#: The real tokenizers an estimate can use instead of the ratios (FORMAT.md: "a real
+#: tokenizer, where one is installed, is another setting"): setting name -> BPE encoding.
+TOKENIZERS = {"o200k": "o200k_base", "cl100k": "cl100k_base"}
+
+
 @dataclass(frozen=True)
 class CostSettings:
-    """The two ratios of the token estimate (FORMAT.md, "Token estimate")."""
+    """How an event without ``tokens`` is costed (FORMAT.md, "Token estimate"): the two
+    ratios, or a real tokenizer (``tokenizer``, a key of :data:`TOKENIZERS`) counting the
+    event's text, the ratios still costing events given as ``chars`` without text."""
 
     cjk_ratio: float = 1.5
     other_ratio: float = 4.0
+    tokenizer: str | None = None
 
     def __post_init__(self) -> None:
         if not (self.cjk_ratio > 0 and self.other_ratio > 0):
             raise ValueError("token ratios must be positive")
+        if self.tokenizer is not None and self.tokenizer not in TOKENIZERS:
+            raise ValueError(f"unknown tokenizer {self.tokenizer!r}: use one of "
+                             f"{', '.join(TOKENIZERS)}")
 
     def params(self) -> dict[str, float]:
         return {"cjk_ratio": float(self.cjk_ratio), "other_ratio": float(self.other_ratio)}
+
+    def fragments(self) -> dict[str, str]:
+        """The cost statements' BPE (the tokenizer's count, or NULL) and BPEJOIN (the join
+        of the count table, filled by :func:`explorer.token_counts.ensure`) markers."""
+        if self.tokenizer is None:
+            return {"bpe": "NULL::BIGINT", "bpejoin": ""}
+        return {"bpe": "bpe.bpe_tokens",
+                "bpejoin": f"LEFT JOIN tokens_{self.tokenizer} bpe USING (eid)"}
+
+    def describe(self) -> str:
+        """How an estimate is made, in words (for the detail pane and reports)."""
+        if self.tokenizer is None:
+            return f"{self.cjk_ratio:g} CJK / {self.other_ratio:g} other characters per token"
+        return f"the {TOKENIZERS[self.tokenizer]} tokenizer"

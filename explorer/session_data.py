@@ -33,6 +33,19 @@ class SessionData:
     log: SessionLog                # costs after the transforms the settings switch on
     usage: SessionUsage = SessionUsage()  # what the writer reported (never the cost)
 
+    def cost_text(self) -> str:
+        """The session's cost and where it comes from: the writer's own ``tokens``, a real
+        tokenizer's counts, or the ratio estimate (FORMAT.md)."""
+        frame = self.frame
+        by = dict(frame.group_by("cost_source").agg(pl.col("cost").sum()).iter_rows()) \
+            if frame.height else {}
+        names = {"tokens": "the writer's own",
+                 "tokenizer": f"counted by {self.cost_settings.describe()}",
+                 "ratios": "estimated from the characters"}
+        parts = [f"{int(by[k]):,} {text}" for k, text in names.items() if by.get(k)]
+        total = sum(int(v or 0) for v in by.values())
+        return f"cost {total:,} tokens" + (f" ({'; '.join(parts)})" if parts else "")
+
     @property
     def turns(self) -> int:
         return self.frame["turn_no"].n_unique() if self.frame.height else 0

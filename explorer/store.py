@@ -29,8 +29,9 @@ _MACROS = (
     "create_macro_txt_int", "create_macro_num_int", "create_macro_txt_bool",
     "create_macro_txt_ts", "create_macro_kind_of",
 )
-#: Derived tables cached in the database (explorer.audit_cache, explorer.findings_cache).
-_CACHE_PREFIXES = ("audit_", "findings_")
+#: Derived tables cached in the database (explorer.audit_cache, explorer.findings_cache,
+#: explorer.token_counts).
+_CACHE_PREFIXES = ("audit_", "findings_", "tokens_")
 _TABLES = ("events", "event_details", "rejected", "duplicates", "conflicts", "files", "meta")
 
 

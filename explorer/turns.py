@@ -6,6 +6,7 @@ from collections import defaultdict
 
 import polars as pl
 
+from explorer import token_counts
 from explorer.model import ORDER_KEYS, CostSettings, Order
 from explorer.store import Db
 
@@ -18,7 +19,8 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
     the preamble); ``call_pos``/``result_pos`` are the pairing of AUDITS.md (positions
     are 1-based); ``display_call_pos`` is the one-to-one pairing the tree shows.
     """
-    frame = db.frame("session_events", {"order": ORDER_KEYS[Order(order)]},
+    token_counts.ensure(db, settings, session_id)
+    frame = db.frame("session_events", {"order": ORDER_KEYS[Order(order)], **settings.fragments()},
                      session_id=session_id, **settings.params())
     return frame.with_columns(
         pl.Series("display_call_pos", display_pairs(frame), dtype=pl.Int64))

@@ -1,8 +1,9 @@
 -- Every event with its position in the order being viewed (pos; the ORDER marker holds the
 -- sort key), the timestamp and append key of the event before it in that order, the
 -- timestamp of the previous timestamped event in append order (seq, sub, import position),
--- and its cost (FORMAT.md). Base relation of the audits. In seq order both windows are the
--- same, and DuckDB sorts once.
+-- and its cost (FORMAT.md; the BPE and BPEJOIN markers bring a real tokenizer's count in,
+-- explorer.model.CostSettings). Base relation of the audits. In seq order both windows are
+-- the same, and DuckDB sorts once.
 SELECT
     eid, file_id, line, session_id, seq, sub, ts, kind, call_id, user_id, turn, event_id,
     row_number() OVER v AS pos,
@@ -11,7 +12,7 @@ SELECT
     lag(sub) OVER v AS prev_view_sub,
     lag(eid) OVER v AS prev_view_eid,
     lag(ts IGNORE NULLS) OVER s AS prev_seq_ts,
-    coalesce(tokens, floor(cjk_chars / $cjk_ratio + other_chars / $other_ratio + 0.5)::BIGINT) AS cost
-FROM events
+    coalesce(tokens, /*BPE*/, floor(cjk_chars / $cjk_ratio + other_chars / $other_ratio + 0.5)::BIGINT) AS cost
+FROM events /*BPEJOIN*/
 WINDOW v AS (PARTITION BY session_id ORDER BY /*ORDER*/),
        s AS (PARTITION BY session_id ORDER BY seq, sub, eid)

@@ -1,14 +1,18 @@
 -- One session's events in the order being viewed (the ORDER marker): position, derived turn
--- (USER events counted so far; 0 is the preamble), cost, and the pairing of AUDITS.md: for a
--- RESULT the position of the nearest earlier CALL of its id, for a CALL the position of the
--- nearest later RESULT of its id (NULL when there is none, or when the event has no id).
+-- (USER events counted so far; 0 is the preamble), cost and where it comes from (the
+-- writer's tokens, the tokenizer count of the BPE marker, or the ratios), and the pairing
+-- of AUDITS.md: for a RESULT the position of the nearest earlier CALL of its id, for a
+-- CALL the position of the nearest later RESULT of its id (NULL when there is none, or
+-- when the event has no id).
 WITH v AS (
     SELECT *,
         row_number() OVER w AS pos,
         CAST(sum(CASE WHEN kind = 'USER' THEN 1 ELSE 0 END) OVER w AS BIGINT) AS turn_no,
-        coalesce(tokens, floor(cjk_chars / $cjk_ratio + other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
-        tokens IS NULL AS estimated
-    FROM events LEFT JOIN event_details USING (eid)
+        coalesce(tokens, /*BPE*/, floor(cjk_chars / $cjk_ratio + other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
+        tokens IS NULL AS estimated,
+        CASE WHEN tokens IS NOT NULL THEN 'tokens' WHEN /*BPE*/ IS NOT NULL THEN 'tokenizer'
+             ELSE 'ratios' END AS cost_source
+    FROM events LEFT JOIN event_details USING (eid) /*BPEJOIN*/
     WHERE session_id = $session_id
     WINDOW w AS (ORDER BY /*ORDER*/ ROWS UNBOUNDED PRECEDING)
 )
@@ -16,7 +20,7 @@ SELECT
     pos, turn_no, eid, file_id, line, seq, sub, ts, kind, call_id, tool, text,
     CASE WHEN text IS NULL THEN cjk_chars + other_chars END AS chars,
     CASE WHEN text IS NULL THEN cjk_chars > 0 END AS cjk,
-    tokens, cost, estimated, user_id, turn, message_id, event_id, is_error, synthetic, branch,
+    tokens, cost, estimated, cost_source, user_id, turn, message_id, event_id, is_error, synthetic, branch,
     archived, raw,
     CASE WHEN kind = 'RESULT' AND call_id IS NOT NULL THEN
         max(CASE WHEN kind = 'CALL' THEN pos END) OVER (

@@ -10,7 +10,7 @@ WITH numbered AS (
 SELECT n.session_no, e.eid,
     row_number() OVER (PARTITION BY e.session_id ORDER BY /*ORDER*/) - 1 AS pos,
     CAST(enum_code(e.kind) AS TINYINT) AS kind,
-    coalesce(e.tokens, floor(e.cjk_chars / $cjk_ratio + e.other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
+    coalesce(e.tokens, /*BPE*/, floor(e.cjk_chars / $cjk_ratio + e.other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
     CASE WHEN e.call_id IS NOT NULL AND e.kind IN ('CALL', 'RESULT')
          THEN hash(e.session_id, e.call_id) END AS call_key,
     CASE WHEN e.user_id IS NOT NULL THEN hash(e.session_id, e.user_id) END AS user_key,
@@ -18,4 +18,4 @@ SELECT n.session_no, e.eid,
     e.eid IN (SELECT eid FROM event_details WHERE archived) AS archived,
     CASE WHEN e.user_id IS NOT NULL AND e.turn IS NOT NULL
          THEN hash(e.session_id, e.turn) END AS turn_key
-FROM events e JOIN numbered n USING (session_id)
+FROM events e JOIN numbered n USING (session_id) /*BPEJOIN*/

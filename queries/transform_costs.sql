@@ -3,7 +3,8 @@
 -- its first and last min($evict_keep, len / 2) characters; pruned, its first and last
 -- min($prune_keep, len / 2) characters. Code points are counted by class from the text, or
 -- from chars + cjk. Excluded tools ($evict_excluded, $prune_excluded) are flagged here.
--- $session_id NULL means every session.
+-- $session_id NULL means every session. The BPETEXT marker adds the text and both keep
+-- lengths, for a real tokenizer to count the transformed texts (explorer.compaction.transforms).
 WITH r AS (
     SELECT e.eid, e.tool, e.cjk_chars, e.cjk_chars + e.other_chars AS len, d.text
     FROM events e LEFT JOIN event_details d USING (eid)
@@ -29,4 +30,5 @@ SELECT eid,
     floor(e_cjk / $cjk_ratio + (2 * ek - e_cjk + $notice_chars) / $other_ratio + 0.5)::BIGINT AS evicted_cost,
     len > $prune_chars AND NOT coalesce(list_contains($prune_excluded, tool), false) AS prunable,
     floor(p_cjk / $cjk_ratio + (2 * pk - p_cjk) / $other_ratio + 0.5)::BIGINT AS pruned_cost
+    /*BPETEXT*/
 FROM c

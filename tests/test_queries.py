@@ -7,9 +7,9 @@ import re
 import pytest
 
 import queries
-from explorer import audit_cache, audits, coerce, findings_cache
+from explorer import audit_cache, audits, coerce, findings_cache, token_counts
 from explorer.demo import demo_paths
-from explorer.model import CANONICAL_COLUMNS, ORDER_KEYS, Order
+from explorer.model import CANONICAL_COLUMNS, ORDER_KEYS, CostSettings, Order
 from explorer.store import Store
 from tests.helpers import load
 
@@ -30,10 +30,13 @@ FRAGMENTS = {
                             pairs=queries.load("fragment_call_pairs")),
     "FINDINGS": findings_cache.findings_sql(Order.TS),
     "KEYED": queries.load("audit_cache_keyed"),
+    "BPETEXT": ", text, ek, pk",
+    **{k.upper(): v for k, v in CostSettings(tokenizer="o200k").fragments().items()},
 }
 #: The cache table the statements of each family read (made in demo_store).
 CACHE_TABLES = {"audit_cache_": "audit_seq",
-                "findings_cache_": findings_cache.table_name(Order.SEQ)}
+                "findings_cache_": findings_cache.table_name(Order.SEQ),
+                "token_counts_": token_counts.table_name("o200k")}
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +46,8 @@ def demo_store():
     s.run("create_parsed")
     audit_cache.ensure(s, Order.SEQ)
     findings_cache.ensure(s, Order.SEQ)
+    token_counts.ensure(s, CostSettings(tokenizer="o200k"))
+    s.con.execute("CREATE TEMP TABLE token_batch (eid BIGINT, bpe_tokens BIGINT)")
     s.con.execute("CREATE TEMP TABLE cand (key_hash UBIGINT)")
     s.con.execute("CREATE TEMP TABLE dups (eid BIGINT, kept_eid BIGINT)")
     yield s

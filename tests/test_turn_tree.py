@@ -434,7 +434,8 @@ def test_event_detail_is_plain_text_with_view_state(qtbot, store, tmp_path):
     panel.select_row(1)
     text = panel.detail.toPlainText()
     assert "kind: USER" in text and "<b>hello</b> there" in text
-    assert "cost: 5 tokens (estimated from the content)" in text and "view (" not in text
+    assert "cost: 5 tokens (estimated from 1.5 CJK / 4 other characters per token)" in text
+    assert "view (" not in text
     overlay = engine_overlay(data, "M0", 3)
     panel.set_overlay(overlay)  # the detail of the current row follows
     assert "view (M0 at 3 tokens): not in the view (greyed)" in panel.detail.toPlainText()
@@ -453,7 +454,8 @@ def test_reported_cost_is_said_so(qtbot, store, tmp_path):
     load(store, jsonl(tmp_path / "r.jsonl", [dict(ROWS[1], tokens=42)]))
     panel = _panel(qtbot, load_session(store, "s", "seq"))
     panel.select_row(0)
-    assert "cost: 42 tokens (reported by the writer)" in panel.detail.toPlainText()
+    assert "cost: 42 tokens (the writer's own count)" in panel.detail.toPlainText()
+    assert "cost 42 tokens (42 the writer's own)" in panel.title.text()
 
 
 def test_legend_has_every_mark_with_its_rule(qtbot):

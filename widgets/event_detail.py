@@ -28,8 +28,10 @@ class ViewState:
     note: str | None = None        # "evicted" / "pruned"
 
 
-def describe(event: dict, session_id: str, view: ViewState | None = None) -> str:
-    """The text the detail panel shows for one row of a session frame."""
+def describe(event: dict, session_id: str, view: ViewState | None = None,
+             estimate: str = "the characters") -> str:
+    """The text the detail panel shows for one row of a session frame; ``estimate`` says how
+    the costs that are not the writer's own were made (CostSettings.describe)."""
     lines = []
     for name in _FIELDS:
         value = session_id if name == "session_id" else event.get(name)
@@ -38,7 +40,8 @@ def describe(event: dict, session_id: str, view: ViewState | None = None) -> str
     if event.get("ts") is not None:
         when = dt.datetime.fromtimestamp(event["ts"] / 1000, tz=dt.timezone.utc)
         lines.append(f"ts: {event['ts']} ({when.isoformat(timespec='milliseconds')})")
-    how = "estimated from the content" if event.get("estimated") else "reported by the writer"
+    how = {"tokens": "the writer's own count", "tokenizer": f"counted by {estimate}"}.get(
+        event.get("cost_source"), f"estimated from {estimate}")
     lines.append(f"cost: {event['cost']:,} tokens ({how})")
     usage = reported_usage(event.get("raw"))
     if usage is not None:
@@ -91,8 +94,8 @@ class EventDetail(QPlainTextEdit):
         self.setPlaceholderText("Select an event to see all of it.")
 
     def show_event(self, event: dict | None, session_id: str = "",
-                   view: ViewState | None = None) -> None:
-        self.setPlainText(describe(event, session_id, view) if event else "")
+                   view: ViewState | None = None, estimate: str = "the characters") -> None:
+        self.setPlainText(describe(event, session_id, view, estimate) if event else "")
 
     def show_synthetic(self, item: SyntheticItem, strategy: str, budget: int,
                        after: dict | None = None) -> None:

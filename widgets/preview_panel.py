@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.compaction.settings import CompactionSettings
-from explorer.model import CostSettings, Order
+from explorer import token_counts
+from explorer.model import TOKENIZERS, CostSettings, Order
 from explorer.preview import overlay, transform_key
 from explorer.session_data import SessionData
 from explorer.view_overlay import ViewOverlay
@@ -36,6 +37,24 @@ def _ratio_box(parent: QWidget, value: float, tip: str) -> QDoubleSpinBox:
     box.setSuffix(" chars/token")
     box.setKeyboardTracking(False)  # one reload when typing ends, not one per digit
     box.setToolTip(tip)
+    return box
+
+
+def _estimator_box(parent: QWidget) -> QComboBox:
+    """The ratios, or a real tokenizer (disabled, saying why, when none is installed)."""
+    box = QComboBox(parent)
+    box.addItem("characters (ratios)", None)
+    box.setItemData(0, "FORMAT.md's estimate: CJK and other characters over their ratios.",
+                    Qt.ItemDataRole.ToolTipRole)
+    missing = token_counts.unavailable_reason()
+    for name, encoding in TOKENIZERS.items():
+        box.addItem(f"{encoding} tokenizer", name)
+        index = box.count() - 1
+        box.setItemData(index, missing or f"Count each event's text with the {encoding} BPE "
+                        "(events given as chars still use the ratios).", Qt.ItemDataRole.ToolTipRole)
+        if missing:
+            box.model().item(index).setEnabled(False)
+    box.setToolTip("How a cost is estimated where the log gives no tokens of its own.")
     return box
 
 
@@ -74,6 +93,7 @@ class PreviewPanel(QWidget):
         defaults = CostSettings()
         self.cjk_ratio = _ratio_box(self, defaults.cjk_ratio, "CJK characters per token.")
         self.other_ratio = _ratio_box(self, defaults.other_ratio, "Other characters per token.")
+        self.estimator = _estimator_box(self)
         self.budget_control = BudgetControl(budget, self)
         self.strip = MetricsStrip(self)
         self.compare = CompareModel(self)
@@ -90,6 +110,7 @@ class PreviewPanel(QWidget):
         self.order_box.currentIndexChanged.connect(self._on_order_box_current_index_changed)
         self.cjk_ratio.valueChanged.connect(self._on_ratio_value_changed)
         self.other_ratio.valueChanged.connect(self._on_ratio_value_changed)
+        self.estimator.currentIndexChanged.connect(self._on_estimator_current_index_changed)
         self.budget_control.budget_changed.connect(self._on_budget_control_budget_changed)
         self.table.activated.connect(self._on_table_activated)
         self._update()
@@ -100,6 +121,7 @@ class PreviewPanel(QWidget):
         reading = QGroupBox("Reading", self)
         form = QFormLayout(reading)
         form.addRow("Order", self.order_box)
+        form.addRow("Estimate", self.estimator)
         ratios = QHBoxLayout()
         ratios.addWidget(QLabel("CJK", reading))
         ratios.addWidget(self.cjk_ratio)
@@ -157,7 +179,8 @@ class PreviewPanel(QWidget):
         return self._settings
 
     def cost_settings(self) -> CostSettings:
-        return CostSettings(self.cjk_ratio.value(), self.other_ratio.value())
+        return CostSettings(self.cjk_ratio.value(), self.other_ratio.value(),
+                            self.estimator.currentData())
 
     def current_overlay(self) -> ViewOverlay | None:
         return self._overlay
@@ -170,7 +193,7 @@ class PreviewPanel(QWidget):
         if data.order != self.order():
             return f"Reloading the session in {self.order().value} order…"
         if data.cost_settings != self.cost_settings():
-            return "Reloading the session with the new token ratios…"
+            return "Reloading the session with the new token estimate…"
         if transform_key(data.settings) != transform_key(self._settings):
             return "Reloading the session with the new tool-result transforms…"
         return ""
@@ -215,6 +238,11 @@ class PreviewPanel(QWidget):
 
     @Slot(float)
     def _on_ratio_value_changed(self, _value: float) -> None:
+        self._update()
+        self.reload_needed.emit()
+
+    @Slot(int)
+    def _on_estimator_current_index_changed(self, _index: int) -> None:
         self._update()
         self.reload_needed.emit()
 

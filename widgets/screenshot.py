@@ -45,7 +45,7 @@ def settle(window, timeout_s: float = TIMEOUT_S) -> None:
 
 def take(out: str, paths: list[str], db: str | None = None, session: str | None = None,
          strategy: str = "M1", budget: int = 2_000, size: str = "1600x1000",
-         order: Order = Order.SEQ, tab: str = "session") -> str:
+         order: Order = Order.SEQ, tab: str = "session", tokenizer: str | None = None) -> str:
     """Render the window to ``out``; returns the session shown ("" when none)."""
     from widgets.app import make_window
 
@@ -59,6 +59,9 @@ def take(out: str, paths: list[str], db: str | None = None, session: str | None 
     try:
         window.resize(width, height)
         window.show()
+        if tokenizer:
+            estimator = window.workspace.preview.estimator
+            estimator.setCurrentIndex(estimator.findData(tokenizer))
         settle(window)
         chosen = session or window.first_flagged_session()
         if chosen:
@@ -84,7 +87,7 @@ def run_screenshot(args: argparse.Namespace) -> int:
     """The subcommand: 0 when written, 2 on a usage or data error."""
     try:
         shown = take(args.out, list(args.paths), args.db, args.session, args.strategy,
-                     args.budget, args.size, Order(args.order), args.tab)
+                     args.budget, args.size, Order(args.order), args.tab, args.tokenizer)
     except (ScreenshotError, StoreError, ValueError) as exc:
         print(f"turnscope screenshot: error: {exc}", file=sys.stderr)
         return 2

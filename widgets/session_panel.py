@@ -132,6 +132,7 @@ class SessionPanel(QWidget):
         self._shown = ()
         title = (f"{data.session_id}: {data.frame.height:,} events in {data.turns:,} turn(s), "
                  f"{Order(data.order).value} order")
+        title += f" · {data.cost_text()}"
         if data.usage.responses:
             title += f" · {data.usage.text()}"
         self.title.setText(title)
@@ -243,7 +244,8 @@ class SessionPanel(QWidget):
             shown = (self.session_id, row, self._view_state(row) if row is not None else None)
             if shown != self._shown:  # a slider move rarely changes the current row's state
                 event = self.model.event(row) if row is not None else None
-                self.detail.show_event(event, self.session_id, shown[2])
+                self.detail.show_event(event, self.session_id, shown[2],
+                                       self.data.cost_settings.describe())
         self._shown = shown
 
     def _view_state(self, row: int) -> ViewState | None:

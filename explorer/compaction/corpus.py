@@ -13,6 +13,7 @@ import numpy as np
 
 from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, USER, pairs_in_groups
 from explorer.model import ORDER_KEYS, CostSettings, Order
+from explorer import token_counts
 from explorer.store import Db
 
 
@@ -62,8 +63,8 @@ class Corpus:
 
 def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
     """Fetch the corpus in ``order``; returns it and the number of sessions."""
-    rows = db.con.execute(
-        _render(order), settings.params()).fetchnumpy()
+    token_counts.ensure(db, settings)
+    rows = db.con.execute(_render(order, settings), settings.params()).fetchnumpy()
     session = np.asarray(rows["session_no"], dtype=np.int64)
     counts = np.bincount(session) if len(session) else np.zeros(0, dtype=np.int64)
     offsets = np.r_[0, np.cumsum(counts)].astype(np.int64)
@@ -93,9 +94,9 @@ def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
     return corpus, len(counts)
 
 
-def _render(order: Order) -> str:
+def _render(order: Order, settings: CostSettings) -> str:
     import queries
-    return queries.render("sweep_events", order=ORDER_KEYS[Order(order)])
+    return queries.render("sweep_events", order=ORDER_KEYS[Order(order)], **settings.fragments())
 
 
 def _masked(column, g: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -15,6 +15,8 @@ from explorer.compaction import corpus_frameworks, mask_figures, transforms
 from explorer.compaction.corpus import Corpus, cost_figures, load
 from explorer.compaction.log import CALL, USER
 from explorer.compaction.settings import CompactionSettings, Strategy
+from explorer import token_counts
+from explorer.ingest import Cancelled
 from explorer.model import CostSettings, Order
 from explorer.store import Db
 
@@ -43,6 +45,10 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
     budgets = [int(b) for b in budgets]
     if any(b < 1 for b in budgets):
         raise ValueError("budgets are positive numbers of tokens")
+    try:   # a tokenizer's counts, once per event: the long part, so it reports and stops
+        token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
+    except Cancelled:
+        raise Stopped() from None
     corpus, _ = load(db, order, cost_settings)
     corpus = transforms.for_corpus(db, corpus, settings, cost_settings)
     rows, total = [], len(parsed) * len(budgets)

@@ -19,7 +19,8 @@ import dataclasses
 import numpy as np
 
 from explorer.compaction.log import RESULT, SessionLog
-from explorer.compaction.settings import CompactionSettings
+from explorer import token_counts
+from explorer.compaction.settings import EVICTION_NOTICE, CompactionSettings
 from explorer.model import CostSettings
 from explorer.store import Db
 from explorer.tokens import NON_CJK_RE2
@@ -60,8 +61,22 @@ def transformed_costs(kind, cost, session, ends, eid, rows, settings: Compaction
 
 def _rows(db: Db, session_id: str | None, settings: CompactionSettings,
           cost_settings: CostSettings) -> list[tuple]:
-    return db.run("transform_costs", session_id=session_id, non_cjk=NON_CJK_RE2,
+    """transform_costs.sql's rows; with a real tokenizer, the transformed texts it holds are
+    counted by it (the ratios still cost a result given as chars without text)."""
+    tokenizer = cost_settings.tokenizer
+    fragments = {"bpetext": ", text, ek, pk" if tokenizer else ""}
+    rows = db.run("transform_costs", fragments, session_id=session_id, non_cjk=NON_CJK_RE2,
                   **settings.transform_params(), **cost_settings.params())
+    if tokenizer is None:
+        return rows
+    out = []
+    for eid, evictable, evicted, prunable, pruned, text, ek, pk in rows:
+        if text is not None:
+            head_tail = (text[:ek], text[len(text) - ek:])
+            evicted = token_counts.count(tokenizer, head_tail[0] + EVICTION_NOTICE + head_tail[1])
+            pruned = token_counts.count(tokenizer, text[:pk] + text[len(text) - pk:])
+        out.append((eid, evictable, evicted, prunable, pruned))
+    return out
 
 
 def for_log(db: Db, log: SessionLog, settings: CompactionSettings,
