@@ -34,7 +34,7 @@ COLUMNS = ("session_id", "events", "turns", "calls", "results", *FINDING_RULES, 
 #: The cache table of each order: the only names ever spliced into a statement here.
 TABLES = {order: f"audit_{order.value.replace('-', '_')}" for order in Order}
 #: Bump when the table's columns or meaning change: older tables are then recomputed.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 _POLL_SECONDS = 0.05
 #: One computation at a time in this process: a second request for the same table waits,
 #: then finds it fresh, instead of racing the first one to a write conflict.

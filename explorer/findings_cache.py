@@ -27,7 +27,7 @@ StopHook = Callable[[], bool]
 #: The cache table of each order: the only names ever spliced into a statement here.
 TABLES = {order: f"findings_{order.value.replace('-', '_')}" for order in Order}
 #: Bump when the table's columns or numbering change: older tables are then recomputed.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 def findings_sql(order: Order) -> str:

@@ -26,10 +26,19 @@ units AS (
     SELECT 2, 'event_id_conflicts', session_id, pos, [ev]
     FROM o SEMI JOIN conflicts USING (session_id, event_id)
     UNION ALL
-    SELECT 3, 'shared_keys', session_id, min(pos), list(ev ORDER BY pos)
-    FROM (SELECT session_id, pos, ev, count(DISTINCT file_id) OVER (PARTITION BY session_id) AS nf,
-                 row_number() OVER (PARTITION BY session_id, file_id ORDER BY pos) AS rn FROM o)
-    WHERE nf > 1 AND rn = 1 GROUP BY session_id
+    -- The first event of each file, kept or (for a file that only repeated it) duplicate.
+    SELECT 3, 'shared_keys', session_id, min(pos), list(ev ORDER BY file_id)
+    FROM (SELECT *, count(*) OVER (PARTITION BY session_id) AS nf
+          FROM (SELECT session_id, file_id, min(pos) AS pos, arg_min(ev, pos) AS ev
+                FROM o GROUP BY ALL
+                UNION ALL
+                SELECT session_id, file_id, NULL, arg_min(
+                    {'seq': seq, 'sub': sub, 'kind': CAST(kind AS VARCHAR), 'call_id': call_id}, line)
+                FROM duplicates d
+                WHERE NOT EXISTS (SELECT 1 FROM events e
+                                  WHERE e.session_id = d.session_id AND e.file_id = d.file_id)
+                GROUP BY ALL))
+    WHERE nf > 1 GROUP BY session_id
     UNION ALL
     SELECT 4, 'orphan_results', o.session_id, pos, [ev]
     FROM o JOIN pairs p USING (session_id, call_id) WHERE o.kind = 'RESULT' AND p.n_calls = 0

@@ -33,7 +33,11 @@ users AS (
     GROUP BY 1
 ),
 dups AS (
-    SELECT session_id, count(*) AS duplicates FROM duplicates GROUP BY 1
+    -- The files the duplicates came from count for shared_keys: the same session read
+    -- from two files is reported even when the second only repeats the first.
+    SELECT session_id, count(*) AS duplicates,
+        min(file_id) AS dup_min_file, max(file_id) AS dup_max_file
+    FROM duplicates GROUP BY 1
 ),
 per AS (
     SELECT session_id,
@@ -46,7 +50,7 @@ per AS (
                 OR (sub = prev_view_sub AND eid < prev_view_eid))))) AS tie_inversions,
         count(*) FILTER (WHERE ts < prev_seq_ts) AS clock_regressions,
         count(*) FILTER (WHERE ts = prev_seq_ts) AS ts_ties,
-        min(file_id) <> max(file_id) AS shared,
+        min(file_id) AS min_file, max(file_id) AS max_file,
         coalesce(min(user_id) <> max(user_id), false) AS collapsed,
         sum(cost) AS cost
     FROM o GROUP BY 1
@@ -55,7 +59,7 @@ SELECT
     per.session_id, events, turns, calls, results,
     coalesce(duplicates, 0) AS duplicates,
     coalesce(event_id_conflicts, 0)::BIGINT AS event_id_conflicts,
-    shared::INTEGER AS shared_keys,
+    (least(min_file, dup_min_file) <> greatest(max_file, dup_max_file))::INTEGER AS shared_keys,
     coalesce(orphan_results, 0)::BIGINT AS orphan_results,
     coalesce(dangling_calls, 0)::BIGINT AS dangling_calls,
     coalesce(mispair, 0) AS mispair,

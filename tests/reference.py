@@ -24,8 +24,14 @@ def order_events(events: list[dict], order: str) -> list[dict]:
     return timed + untimed
 
 
-def audit(events: list[dict], order: str, duplicates: int = 0) -> dict[str, int]:
-    """Every count of AUDITS.md for ``events`` (dicts with the canonical fields and eid)."""
+def audit(events: list[dict], order: str, duplicates: int = 0,
+          duplicate_files: list[tuple[str, int]] = ()) -> dict[str, int]:
+    """Every count of AUDITS.md for ``events`` (dicts with the canonical fields and eid).
+    ``duplicate_files``: (session_id, file) of each dropped duplicate — a session read from
+    two files is shared even when the second file only repeated it (issue 5)."""
+    from_duplicates = defaultdict(set)
+    for sid, file in duplicate_files:
+        from_duplicates[sid].add(file)
     sessions = defaultdict(list)
     for e in events:
         sessions[e["session_id"]].append(e)
@@ -41,7 +47,7 @@ def audit(events: list[dict], order: str, duplicates: int = 0) -> dict[str, int]
         c["results"] += sum(e["kind"] == "RESULT" for e in evs)
         ids = Counter(e["event_id"] for e in evs if e.get("event_id") is not None)
         c["event_id_conflicts"] += sum(n for n in ids.values() if n > 1)
-        c["shared_keys"] += len({e["file"] for e in evs}) > 1
+        c["shared_keys"] += len({e["file"] for e in evs} | from_duplicates[sid]) > 1
         _pairing(view, c)
         _ordering(view, by_seq, c)
         users = {e.get("user_id") for e in evs} - {None}

@@ -163,7 +163,8 @@ def test_demo_shows_every_count_in_some_order(store):
 def test_sql_audit_matches_reference_on_demo(store, order):
     report = load(store, *demo_paths())
     dups = sum(f.duplicates for f in report.files)
-    expected = reference.audit(events_as_dicts(store), order, duplicates=dups)
+    dup_files = store.con.execute("SELECT session_id, file_id FROM duplicates").fetchall()
+    expected = reference.audit(events_as_dicts(store), order, dups, dup_files)
     assert audits.corpus_counts(store, order) == expected
 
 
@@ -176,3 +177,18 @@ def test_display_pairing_is_one_to_one(store, tmp_path):
     # AUDITS.md's (not one-to-one) pairing: every RESULT answers the nearest earlier CALL.
     assert frame["call_pos"].to_list() == [None, None, None, 3, 3, 3]
     assert frame["result_pos"].to_list() == [None, 4, 4, None, None, None]
+
+
+def test_one_session_under_two_file_names_is_shared_not_merged(store, tmp_path):
+    """Issue 5: a real log copied under a second name is reported — shared_keys, and its
+    events as duplicates — not merged silently."""
+    import shutil
+    from tests.helpers import corpus_and_demo
+    original = next(p for p in corpus_and_demo() if "claude-code" in str(p))
+    copies = [shutil.copy(original, tmp_path / name) for name in ("a.jsonl", "b.jsonl")]
+    report = load(store, *copies)
+    counts = audits.corpus_counts(store, "seq")
+    sessions = counts["sessions"]
+    assert counts["shared_keys"] == sessions >= 1
+    assert counts["duplicates"] == report.files[1].duplicates == report.files[0].events > 0
+    assert finding_counts(store, "seq")["shared_keys"] == sessions
