@@ -30,12 +30,19 @@ def _order_arg(p: argparse.ArgumentParser) -> None:
                    help="ordering mode (FORMAT.md): seq (default), ts or ts-unstable")
 
 
+def _version_arg(p: argparse.ArgumentParser) -> None:
+    from explorer.version import version
+    p.add_argument("-V", "--version", action="version", version=f"turnscope {version()}",
+                   help="print the version and exit")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="turnscope",
         description="Inspect AI-agent session logs: turns, tool-call pairing, audits. "
                     "Without a subcommand, opens the desktop window (on the demo data when "
                     "no PATH is given).")
+    _version_arg(parser)
     sub = parser.add_subparsers(dest="command", metavar="{audit,sweep,view,generate}")
     audit = sub.add_parser("audit", help="print the structural audits of AUDITS.md")
     audit.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
@@ -97,6 +104,7 @@ def _gui_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH", help="log files (default: the demo data)")
     p.add_argument("--db", metavar="PATH", help="DuckDB file to open or import into")
     _order_arg(p)
+    _version_arg(p)
     return p
 
 

@@ -120,3 +120,12 @@ def test_installed_command_runs_headless(tmp_path):
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["events"] == 2
+
+
+def test_version_comes_from_the_package_metadata(capsys):
+    from importlib import metadata
+    for flag in ("--version", "-V"):
+        with pytest.raises(SystemExit) as stop:
+            main([flag])
+        assert stop.value.code == 0
+        assert capsys.readouterr().out.strip() == f"turnscope {metadata.version('turnscope')}"
