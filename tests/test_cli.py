@@ -9,6 +9,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from explorer import audits
 from explorer.cli import main
 from tests.helpers import jsonl
