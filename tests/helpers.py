@@ -73,3 +73,12 @@ def detected_as(names: str | set[str], paths) -> list[Path]:
         except LogFileError:
             pass
     return found
+
+
+def png_size(path) -> tuple[int, int]:
+    """Width and height of a PNG, from its header (no Qt needed)."""
+    import struct
+    with open(path, "rb") as fh:
+        head = fh.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path}: not a PNG"
+    return struct.unpack(">II", head[16:24])

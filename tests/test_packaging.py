@@ -1,0 +1,97 @@
+"""The desktop packaging of packaging/: the bundle built and run, the desktop entry, the
+AppStream metainfo, the icons, and the versions the About box shows."""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from explorer import audits
+from explorer.demo import demo_paths
+from explorer.store import Store
+from tests.helpers import load, png_size
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGING = ROOT / "packaging"
+APP_ID = "io.github.turnscope.Turnscope"
+
+
+def _desktop_entry() -> configparser.SectionProxy:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str  # keys are case-sensitive
+    parser.read(PACKAGING / "turnscope.desktop", encoding="utf-8")
+    return parser["Desktop Entry"]
+
+
+def test_desktop_entry_has_what_a_menu_needs():
+    entry = _desktop_entry()
+    assert entry["Type"] == "Application" and entry["Name"] == "Turnscope"
+    assert entry["Exec"].split()[0] == "turnscope"
+    assert entry["Icon"] == "turnscope" and entry["Terminal"] == "false"
+    assert entry["Categories"].endswith(";") and "Development" in entry["Categories"]
+
+
+def test_metainfo_names_the_entry_the_version_and_a_kept_screenshot():
+    root = ET.parse(PACKAGING / f"{APP_ID}.metainfo.xml").getroot()
+    assert root.tag == "component" and root.get("type") == "desktop-application"
+    assert root.findtext("id") == APP_ID
+    assert root.find("launchable").text == f"{APP_ID}.desktop"
+    assert root.find("provides/binary").text == "turnscope"
+    assert root.findtext("project_license") == metadata.metadata("turnscope")["License"]
+    assert [r.get("version") for r in root.iter("release")][0] == metadata.version("turnscope")
+    image = root.find("screenshots/screenshot/image").text
+    assert png_size(ROOT / image)[0] >= 1000   # the image is kept in the repository
+
+
+def test_icons_are_the_svg_rendered_at_each_size():
+    sizes = sorted(int(p.stem.rsplit("-", 1)[1]) for p in (PACKAGING / "icons").glob("turnscope-*.png"))
+    assert sizes == [16, 24, 32, 48, 64, 128, 256, 512]
+    for size in sizes:
+        assert png_size(PACKAGING / "icons" / f"turnscope-{size}.png") == (size, size)
+    assert (ROOT / "widgets" / "icons" / "turnscope.svg").read_text().startswith("<svg")
+
+
+def test_about_names_turnscope_qt_duckdb_and_polars_versions(qapp):
+    import duckdb
+    import polars
+    from PySide6.QtCore import qVersion
+
+    from widgets.about import about_text
+    text = about_text()
+    for expected in (f"Turnscope {metadata.version('turnscope')}", f"Qt {qVersion()}",
+                     f"DuckDB {duckdb.__version__}", f"polars {polars.__version__}"):
+        assert expected in text
+
+
+@pytest.mark.slow
+def test_the_bundle_builds_and_renders_the_demo_offscreen(tmp_path):
+    """packaging/build.sh (PyInstaller, one folder) with this interpreter; the built bundle
+    prints its version, audits the demo data like the package does, and renders the window
+    offscreen — build.sh checks the last two itself, and this test reads what it wrote."""
+    env = dict(os.environ, TURNSCOPE_DIST=str(tmp_path / "dist"),
+               TURNSCOPE_WORK=str(tmp_path / "work"), QT_QPA_PLATFORM="offscreen")
+    built = subprocess.run(["bash", str(PACKAGING / "build.sh"), sys.executable], cwd=ROOT,
+                           env=env, capture_output=True, text=True, timeout=1800)
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-4000:]
+    bundle = tmp_path / "dist" / "turnscope"
+    for name in ("turnscope.desktop", f"{APP_ID}.metainfo.xml", "install.sh",
+                 "icons/turnscope-256.png", "icons/turnscope.svg"):
+        assert (bundle / name).is_file(), name
+    version = subprocess.run([str(bundle / "turnscope"), "--version"], capture_output=True,
+                             text=True, timeout=120, cwd=tmp_path)
+    assert version.stdout.split() == ["turnscope", metadata.version("turnscope")]
+    audit = json.loads((tmp_path / "work" / "audit.json").read_text())
+    store = Store()
+    load(store, *demo_paths())
+    assert {k: audit[k] for k in audits.COUNT_NAMES} == audits.corpus_counts(store)
+    assert png_size(tmp_path / "work" / "screenshot.png") == (1600, 1000)
+    tarball = tmp_path / "dist" / f"turnscope-{metadata.version('turnscope')}-linux-{os.uname().machine}.tar.gz"
+    assert tarball.stat().st_size > 10_000_000
