@@ -6,14 +6,15 @@ import argparse
 import json
 import sys
 
-from explorer import audits
+from explorer import audits, durability
 from explorer.formats import LogFileError
-from explorer.ingest import import_paths, open_database
+from explorer.ingest import ACCOUNT_KEYS, import_paths, open_database
 from explorer.model import CostSettings, Order
 from explorer.token_counts import checked
 from explorer.store import Db, StoreError
 
-_INPUT_KEYS = ("records", "imported", "rejected", "duplicates", "events")
+#: The accounting of each input file (records = imported + skipped + rejected + duplicates).
+_INPUT_KEYS = ACCOUNT_KEYS
 
 
 def run_audit(args: argparse.Namespace) -> int:
@@ -31,6 +32,9 @@ def run_audit(args: argparse.Namespace) -> int:
     errors: list[LogFileError] = list(rebuilt.errors) if rebuilt else []
     report = import_paths(store, args.paths)
     errors.extend(report.errors)
+    # A file an earlier, killed import was reading (and not given again now) is missing.
+    errors.extend(LogFileError(p, "did not finish importing (the process stopped); import it "
+                                  "again") for p in durability.unfinished_imports(store))
     order = Order(args.order)
     if errors and not report.files and not args.db:
         for exc in errors:
@@ -57,7 +61,8 @@ def counts_document(counts: dict, files: list[dict], order: Order) -> dict:
     doc = dict(counts)
     doc["rejected"] = sum(f["rejected"] for f in files)
     doc["order"] = order.value
-    doc["files"] = [{"path": f["path"], "format": f["format"], **{k: f[k] for k in _INPUT_KEYS}}
+    doc["files"] = [{"path": f["path"], "format": f["format"], **{k: f[k] for k in _INPUT_KEYS},
+                     "skipped_by_reason": json.loads(f["skipped_by_reason"] or "{}")}
                     for f in files]
     doc["input"] = {k: sum(f[k] for f in files) for k in _INPUT_KEYS}
     return doc
@@ -72,6 +77,17 @@ def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool) 
     print(f"audit in {order.value} order of {len(files)} file(s)")
     for key in (*audits.COUNT_NAMES, "rejected"):
         print(f"  {key:<{width}}  {doc[key]:>10}")
+    print("input records (records = imported + skipped + rejected + duplicates)")
+    for key in _INPUT_KEYS:
+        print(f"  {key:<{width}}  {doc['input'][key]:>10}")
+    reasons: dict[str, int] = {}
+    for f in doc["files"]:
+        for reason, n in f["skipped_by_reason"].items():
+            reasons[reason] = reasons.get(reason, 0) + n
+    if reasons:
+        print("skipped records by reason")
+    for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"  {n:>{width + 12}}  {reason}")
 
 
 def _print_findings(db: Db, order: Order, as_json: bool) -> None:

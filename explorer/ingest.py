@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+import duckdb
+
 import queries
-from explorer import coerce, formats, token_counts
+from explorer import coerce, durability, formats, token_counts
 from explorer.formats import LogFileError
 from explorer.store import Db, Store, bump_data_version
 from explorer.tokens import NON_CJK_RE2
@@ -29,17 +31,38 @@ class Cancelled(Exception):
 
 @dataclass
 class FileReport:
-    """What importing one file gave (keys as in the ``files`` table)."""
+    """What importing one file gave (keys as in the ``files`` table).
+
+    Every record the reader read is counted once: ``records = imported + skipped + rejected
+    + duplicates``. A record is a line of JSON Lines, a row of CSV or Parquet, or what an
+    agent-format reader yields as one :class:`~explorer.formats.events.Record` (a line, an
+    element of a document's message list, a cassette interaction); blank lines are none.
+    A record is *imported* when at least one of its events was kept; *duplicates* when
+    every event it gave repeats one already kept; *rejected* when none was kept and at
+    least one of its rows was rejected (the rejected table lists those rows: a record
+    imported with some events rejected keeps them there too, so that table can hold more
+    rows than ``rejected`` counts); *skipped* when it gave no event by design, counted by
+    reason in ``skipped_by_reason``. ``events`` counts the events kept and
+    ``duplicate_events`` the copies dropped (AUDITS.md's ``duplicates``). ``unchanged``:
+    the file was already imported with the same content; its counts are the stored ones.
+    """
 
     path: str
     format: str
     records: int = 0
     imported: int = 0
+    skipped: int = 0
     rejected: int = 0
     duplicates: int = 0
     events: int = 0
+    skipped_by_reason: dict[str, int] = field(default_factory=dict)
+    duplicate_events: int = 0
     seq_assigned: bool = False
-    skipped: bool = False  # already imported with the same content
+    unchanged: bool = False
+
+
+#: The accounting keys of a file, in the order reports show them.
+ACCOUNT_KEYS = ("records", "imported", "skipped", "rejected", "duplicates", "events")
 
 
 @dataclass
@@ -51,11 +74,24 @@ class ImportReport:
 
     @property
     def rejected(self) -> int:
-        return sum(f.rejected for f in self.files)
+        """Records rejected by this import (files found unchanged are not read again)."""
+        return sum(f.rejected for f in self.files if not f.unchanged)
+
+    def totals(self) -> dict[str, int]:
+        """The accounting keys summed over the files."""
+        return {k: sum(getattr(f, k) for f in self.files) for k in ACCOUNT_KEYS}
+
+    def skipped_by_reason(self) -> dict[str, int]:
+        """Skipped records of every file by reason, most frequent first."""
+        total: dict[str, int] = {}
+        for f in self.files:
+            for reason, n in f.skipped_by_reason.items():
+                total[reason] = total.get(reason, 0) + n
+        return dict(sorted(total.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def file_hash(path: Path) -> str:
-    """SHA-256 of the file's bytes: a file already imported with this hash is skipped."""
+    """SHA-256 of the file's bytes: a file already imported with this hash is not read again."""
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         while block := fh.read(8 * 1024 * 1024):
@@ -80,7 +116,10 @@ def import_paths(
             if progress:
                 progress(index * 1000 + (1000 * done // max(total, 1)), 1000 * len(paths))
         try:
-            report.files.append(import_file(store, path, file_progress, should_stop))
+            # Recorded (committed) while the file's transaction runs: a process killed in
+            # it leaves the file named for the next open (explorer.durability).
+            with durability.importing(store, path):
+                report.files.append(import_file(store, path, file_progress, should_stop))
         except LogFileError as exc:
             report.errors.append(exc)
     if progress:
@@ -94,22 +133,31 @@ def import_file(
     progress: ProgressHook | None = None,
     should_stop: StopHook | None = None,
 ) -> FileReport:
-    """Import one file in one transaction; an unchanged file already imported is skipped."""
+    """Import one file in one transaction; a file already imported with the same content is
+    not read again (its report is the stored one, marked ``unchanged``)."""
     path = Path(os.path.abspath(path))
     reader = formats.detect(path)
     digest = file_hash(path)
-    earlier = store.run("file_by_path", path=str(path))
-    if earlier and earlier[0][1] == digest and earlier[0][2] == "complete":
-        return FileReport(str(path), reader.NAME, skipped=True)
+    earlier = store.frame("file_by_path", path=str(path)).to_dicts()
+    if earlier and earlier[0]["sha256"] == digest and earlier[0]["status"] == "complete":
+        return _stored_report(earlier[0])
     store.con.execute("BEGIN TRANSACTION")
     try:
-        for file_id, _, _ in earlier:
+        for file_id in (row["file_id"] for row in earlier):
             for table in ("event_details", "events", "rejected", "duplicates", "files"):
                 store.run(f"forget_file_{table}", file_id=file_id)
         if earlier:
             store.run("clear_conflicts")
             store.run("rebuild_conflicts")
-        report = _load(store, path, reader, digest, progress, should_stop)
+        try:
+            report = _load(store, path, reader, digest, progress, should_stop)
+        except duckdb.Error as exc:
+            # A reader DuckDB reads directly (Parquet) may meet damage only now, past the
+            # footer its sniffer checked: that is the file's fault, said as such.
+            if not getattr(reader, "DIRECT", False) or isinstance(exc, duckdb.InterruptException):
+                raise
+            raise LogFileError(path, f"cannot read the {reader.NAME} file: "
+                                     f"{str(exc).splitlines()[0][:300]}") from exc
         bump_data_version(store)
         store.con.execute("COMMIT")
     except BaseException:
@@ -122,9 +170,11 @@ def _load(store: Db, path: Path, reader, digest: str, progress, should_stop) -> 
     ids = store.one("next_ids")
     file_id = ids["file_id"]
     token_counts.forget_from(store, ids["eid_base"])
+    store.run("create_record_rows")   # filled by agent-format readers (formats.events.stage)
     typed, details = _typed_rows(store, path, reader, progress, should_stop)
     seq = store.one("seq_stats", typed)
-    if seq["records"] == 0:
+    mapped = store.one("record_rows_count")["n"] > 0
+    if seq["records"] == 0 and not mapped:
         raise LogFileError(path, "the file holds no records (only blank lines)")
     assign = seq["given"] == 0
     order = "row_number() OVER (ORDER BY row_no)" if assign else "seq"
@@ -136,20 +186,44 @@ def _load(store: Db, path: Path, reader, digest: str, progress, should_stop) -> 
         raise Cancelled(str(path))
     _drop_copies(store, typed, file_id, has_earlier=ids["eid_base"] > 0)
     counts = store.one("file_counts", file_id=file_id)
-    imported = counts["events"] + counts["duplicates"]
-    if imported < seq["records"]:
+    if counts["events"] + counts["duplicates"] < seq["records"]:
         store.run("insert_rejected", typed, file_id=file_id, seq_mixed=not assign)
-    report = FileReport(
-        str(path), reader.NAME, records=seq["records"], imported=imported,
-        rejected=seq["records"] - imported, duplicates=counts["duplicates"],
-        events=counts["events"], seq_assigned=assign)
+    report = FileReport(str(path), reader.NAME, events=counts["events"],
+                        duplicate_events=counts["duplicates"], seq_assigned=assign)
+    if mapped:
+        _count_records(store, report, ids["eid_base"])
+    else:   # one staged row per record
+        report.records = seq["records"]
+        report.imported = counts["events"]
+        report.duplicates = counts["duplicates"]
+        report.rejected = seq["records"] - counts["events"] - counts["duplicates"]
     store.run("insert_file", file_id=file_id, path=str(path), sha256=digest,
               size=path.stat().st_size, format=reader.NAME, records=report.records,
-              imported=report.imported, rejected=report.rejected,
+              imported=report.imported, skipped=report.skipped, rejected=report.rejected,
               duplicates=report.duplicates, events=report.events,
+              skipped_by_reason=json.dumps(report.skipped_by_reason, ensure_ascii=False),
               seq_assigned=assign, status="complete")
-    for temp in ("parsed", "cand", "dups"):
+    for temp in ("parsed", "cand", "dups", "record_rows"):
         store.con.execute(f"DROP TABLE IF EXISTS {temp}")  # our own scratch tables
+    return report
+
+
+def _count_records(store: Db, report: FileReport, eid_base: int) -> None:
+    """Fill the record counts of a file staged with its record numbers (record_rows):
+    each record is imported, skipped, rejected or a duplicate, as FileReport says."""
+    counts = store.one("record_counts", eid_base=eid_base)
+    for key in ("records", "imported", "skipped", "rejected", "duplicates"):
+        setattr(report, key, counts[key])
+    report.skipped_by_reason = dict(store.run("skipped_reasons"))
+
+
+def _stored_report(row: dict) -> FileReport:
+    """The report of a file found unchanged: its stored counts."""
+    report = FileReport(row["path"], row["format"], unchanged=True,
+                        seq_assigned=row["seq_assigned"],
+                        skipped_by_reason=json.loads(row["skipped_by_reason"] or "{}"))
+    for key in ACCOUNT_KEYS:
+        setattr(report, key, row[key])
     return report
 
 

@@ -2,12 +2,16 @@
 
 The database is a cache of the logs: it records which files it was built from, and when
 its schema version is older than this code's, it is rebuilt from those files
-(:func:`explorer.ingest.open_database`) instead of being migrated or misread.
+(:func:`explorer.ingest.open_database`) instead of being migrated or misread. One written by
+a newer Turnscope, one held by another process and a DuckDB database of something else are
+refused with a :class:`StoreError` that says so; imports a stopped process left unfinished are
+named in :attr:`Store.unfinished` (see :mod:`explorer.durability`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import threading
 from pathlib import Path
@@ -17,13 +21,15 @@ import duckdb
 import polars as pl
 
 import queries
+from explorer import durability
 
 #: Bump whenever a table, column or stored meaning changes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = (
     "create_kind_type", "create_meta", "create_files", "create_events", "create_rejected",
     "create_event_details", "create_duplicates", "create_conflicts",
+    "create_imports_in_progress",
 )
 _MACROS = (
     "create_macro_txt_int", "create_macro_num_int", "create_macro_txt_bool",
@@ -32,7 +38,8 @@ _MACROS = (
 #: Derived tables cached in the database (explorer.audit_cache, explorer.findings_cache,
 #: explorer.token_counts).
 _CACHE_PREFIXES = ("audit_", "findings_", "tokens_")
-_TABLES = ("events", "event_details", "rejected", "duplicates", "conflicts", "files", "meta")
+_TABLES = ("events", "event_details", "rejected", "duplicates", "conflicts", "files", "meta",
+           "imports_in_progress")
 
 
 class StoreError(Exception):
@@ -45,6 +52,9 @@ class Db:
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
         self.con.execute("SET TimeZone = 'UTC'")
+        # DuckDB's Python client prints a progress bar on stdout for statements over 2 s:
+        # it would land in `turnscope audit --json` output (run_watched reads the progress).
+        self.con.execute("SET enable_progress_bar_print = false")
 
     def run(self, name: str, fragments: dict[str, str] | None = None, **params: Any) -> list[tuple]:
         """Run the statement ``name`` and fetch every row it returns."""
@@ -70,7 +80,9 @@ class Store(Db):
     """The owning connection of one database, in memory or in a file.
 
     ``rebuild_sources`` lists the files an out-of-date database was built from; the
-    caller imports them again (see :func:`explorer.ingest.open_database`).
+    caller imports them again (see :func:`explorer.ingest.open_database`). ``unfinished``
+    lists the files whose import a stopped process left unfinished (not in the database;
+    :func:`explorer.durability.unfinished_message` says so to the user).
     """
 
     def __init__(self, path: str | os.PathLike | None = None, *,
@@ -90,7 +102,14 @@ class Store(Db):
         if memory_limit:
             self.con.execute("SET memory_limit = $limit", {"limit": memory_limit})
         self.rebuild_sources: list[str] = []
-        self._check_schema()
+        self.unfinished: list[str] = []
+        try:
+            self._check_schema()
+        except BaseException as exc:
+            self.con.close()  # a refused database is not kept open (nor locked) until GC
+            if isinstance(exc, (duckdb.Error, ValueError)):
+                raise StoreError(f"{self.path}: not a usable Turnscope database ({exc})") from exc
+            raise
 
     def cursor(self) -> Db:
         """A connection for another thread, sharing this database."""
@@ -111,23 +130,50 @@ class Store(Db):
                     f"reads {SCHEMA_VERSION}); open it with that version or import the logs again"
                 )
             if version == SCHEMA_VERSION:
+                self.run("create_imports_in_progress")  # a database made before it existed
                 self._create_macros()
+                durability.forget_finished(self)
+                self.unfinished = durability.unfinished_imports(self)
                 return
-        if tables & set(_TABLES):
+        elif tables:
+            # Every Turnscope database has had a meta table: never drop another's tables.
+            shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+            raise StoreError(f"{self.path}: a DuckDB database of something else (tables: "
+                             f"{shown}), not a Turnscope database; give another file")
+        self._read_old(tables)
+        # One transaction: a process stopped half way leaves the old database or the new one.
+        self.con.execute("BEGIN TRANSACTION")
+        try:
             self._drop_old(tables)
-        for name in _SCHEMA:
-            self.run(name)
+            for name in _SCHEMA:
+                self.run(name)
+            # A rebuild stopped before it imported these will name them as unfinished.
+            durability.mark_started(self, [
+                *self.unfinished, *(p for p in self.rebuild_sources if Path(p).exists())])
+            self.run("set_meta", key="schema_version", value=str(SCHEMA_VERSION))
+            self.con.execute("COMMIT")
+        except BaseException:
+            rollback(self)
+            raise
         self._create_macros()
-        self.run("set_meta", key="schema_version", value=str(SCHEMA_VERSION))
 
-    def _drop_old(self, tables: set[str]) -> None:
-        """Forget an older schema's tables, remembering the files to import again."""
+    def _read_old(self, tables: set[str]) -> None:
+        """Remember an older schema's source files and unfinished imports (read before the
+        rebuild's transaction: a failed read there would abort it)."""
         if "files" in tables:
             try:
                 rows = self.con.execute("SELECT path FROM files ORDER BY file_id").fetchall()
                 self.rebuild_sources = list(dict.fromkeys(r[0] for r in rows))
             except duckdb.Error:
                 self.rebuild_sources = []
+        if "imports_in_progress" in tables:
+            try:
+                self.unfinished = durability.unfinished_imports(self)
+            except duckdb.Error:
+                self.unfinished = []
+
+    def _drop_old(self, tables: set[str]) -> None:
+        """Forget an older schema's tables."""
         caches = {t for t in tables if t.startswith(_CACHE_PREFIXES)}
         for table in (*_TABLES, *sorted(caches)):
             if table in tables:
@@ -164,9 +210,9 @@ def run_watched(db: Db, sql: str, params: dict, progress: Callable[[int, int], N
                 if percent >= 0:
                     progress(min(int(percent * 10), 999), 1000)
 
-    # DuckDB tracks a statement's progress only with its progress bar on.
+    # DuckDB tracks a statement's progress only with its progress bar on (never printed:
+    # Db turned its printing off).
     db.con.execute("SET enable_progress_bar = true")
-    db.con.execute("SET enable_progress_bar_print = false")
     watcher = threading.Thread(target=watch, name="statement-watch", daemon=True)
     watcher.start()
     try:
@@ -177,7 +223,6 @@ def run_watched(db: Db, sql: str, params: dict, progress: Callable[[int, int], N
     # Not after a failure: in the aborted transaction a RESET would raise and hide why the
     # statement failed (the setting, never printed, then stays on this worker's cursor).
     db.con.execute("RESET enable_progress_bar")
-    db.con.execute("RESET enable_progress_bar_print")
 
 
 def rollback(db: Db) -> None:
@@ -203,5 +248,9 @@ def bump_data_version(db: Db) -> None:
 def _open_error(path: Path | None, exc: Exception) -> str:
     text = str(exc)
     if "lock" in text.lower():
-        return f"{path}: the database is in use by another Turnscope (or DuckDB) process"
+        # DuckDB lets one process write a file; while it does, no other may even read it.
+        pid = re.search(r"\(PID (\d+)\)", text)
+        holder = f"process {pid.group(1)}" if pid else "another process"
+        return (f"{path}: the database is in use by {holder} (another Turnscope, or DuckDB); "
+                "close it there, or open another database file")
     return f"{path}: cannot open the database ({text})"

@@ -279,7 +279,7 @@ def test_the_same_event_in_two_exports_is_imported_once(store, tmp_path):
     report = import_paths(store, [first, second])
     events = sum(expected(rows)["kinds"].values())
     assert report.files[0].events == events
-    assert report.files[1].events == 0 and report.files[1].duplicates == events
+    assert report.files[1].events == 0 and report.files[1].duplicate_events == events
 
 
 def test_sniffers_reject_other_files_and_canonical_readers_do_not_take_dumps(tmp_path):

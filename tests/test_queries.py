@@ -50,6 +50,8 @@ def demo_store():
     s.con.execute("CREATE TEMP TABLE token_batch (eid BIGINT, bpe_tokens BIGINT)")
     s.con.execute("CREATE TEMP TABLE cand (key_hash UBIGINT)")
     s.con.execute("CREATE TEMP TABLE dups (eid BIGINT, kept_eid BIGINT)")
+    s.run("create_record_rows")
+    s.con.execute("CREATE TEMP TABLE stage_records (row_no BIGINT, rec BIGINT, skipped VARCHAR)")
     yield s
     s.close()
 

@@ -24,7 +24,7 @@ def test_reopen_skips_files_already_imported(tmp_path):
     first.close()
     again = Store(db)
     report = import_paths(again, [log])
-    assert report.files[0].skipped
+    assert report.files[0].unchanged
     assert audits.corpus_counts(again)["events"] == 3
 
 
@@ -34,7 +34,7 @@ def test_changed_file_is_imported_again(tmp_path):
     import_paths(s, [log])
     _log(tmp_path, n=5)  # same path, new content
     report = import_paths(s, [log])
-    assert not report.files[0].skipped and report.files[0].events == 5
+    assert not report.files[0].unchanged and report.files[0].events == 5
     assert audits.corpus_counts(s)["events"] == 5
     assert s.con.execute("SELECT count(*) FROM files").fetchone() == (1,)
 

@@ -49,13 +49,28 @@ def audit_task(store: Store, order: Order, settings: CostSettings, generation: i
 
 
 def import_summary(report: ImportReport) -> str:
-    """The status-bar line after an import (plain text)."""
+    """The status-bar line after an import (plain text): events kept, then the records
+    skipped (with their most frequent reasons), dropped as copies and rejected, the files
+    found unchanged and the files that failed."""
     formats = sorted({f.format for f in report.files})
     read_as = f" read as {', '.join(formats)}" if formats else ""
-    parts = [f"Imported {sum(f.events for f in report.files):,} events "
+    fresh = [f for f in report.files if not f.unchanged]
+    parts = [f"Imported {sum(f.events for f in fresh):,} events "
              f"from {len(report.files):,} file(s){read_as}"]
+    skipped = sum(f.skipped for f in fresh)
+    if skipped:
+        reasons = ImportReport(fresh).skipped_by_reason()
+        named = [f"{reason} {n:,}" for reason, n in list(reasons.items())[:2]]
+        more = ", …" if len(reasons) > 2 else ""
+        parts.append(f"{skipped:,} records skipped ({', '.join(named)}{more})")
+    duplicates = sum(f.duplicates for f in fresh)
+    if duplicates:
+        parts.append(f"{duplicates:,} duplicate records dropped")
     if report.rejected:
         parts.append(f"{report.rejected:,} lines rejected")
+    unchanged = len(report.files) - len(fresh)
+    if unchanged:
+        parts.append(f"{unchanged:,} file(s) unchanged since imported")
     if report.errors:
         parts.append(f"{len(report.errors):,} file(s) failed")
     return " · ".join(parts)

@@ -8,7 +8,7 @@ canonical rows; the reader keeps whatever it registered alive until the next chu
 
 from __future__ import annotations
 
-import gzip
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -60,16 +60,27 @@ class Chunk:
 
 
 def read_head(path: Path) -> bytes:
-    """The first bytes of a file, decompressed when it is gzip."""
+    """The first bytes of a file, decompressed when it is gzip (as much as can be: a cut or
+    damaged stream gives what came before the damage; the reader reports the damage)."""
     with open(path, "rb") as fh:
         head = fh.read(_HEAD)
-    if head[:2] == b"\x1f\x8b":
+    if head[:2] != b"\x1f\x8b":
+        return head
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out = b""
+    with open(path, "rb") as fh:
         try:
-            with gzip.open(path, "rb") as gz:
-                return gz.read(_HEAD)
-        except (OSError, EOFError) as exc:
-            raise LogFileError(path, f"not a readable gzip file ({exc})") from exc
-    return head
+            while len(out) < _HEAD and not inflate.eof and (data := fh.read(_HEAD)):
+                out += inflate.decompress(data, _HEAD - len(out))
+        except zlib.error as exc:
+            if not out:
+                raise LogFileError(path, f"not a readable gzip file ({exc})") from exc
+        complete = inflate.eof
+    if not out and not complete:
+        raise LogFileError(path, "a truncated gzip file: it ends before any of its text")
+    if not out:
+        raise LogFileError(path, "the file is empty (a gzip file holding no text)")
+    return out
 
 
 def detect(path: Path):
@@ -88,7 +99,7 @@ def detect(path: Path):
     magic = next((what for m, what in _BINARY_MAGIC.items() if head.startswith(m)), None)
     for name in READERS:
         reader = importlib.import_module(f"explorer.formats.{name}")
-        if (magic is None or getattr(reader, "BINARY", False)) and reader.matches(path, head):
+        if (magic is None or getattr(reader, "BINARY", False)) and _matches(reader, path, head):
             return reader  # a binary container only for a reader of one (Inspect's .eval zip)
     if magic is not None:
         raise LogFileError(path, f"not a session log: the file is {magic}")
@@ -99,3 +110,12 @@ def detect(path: Path):
     tried = ", ".join(importlib.import_module(f"explorer.formats.{n}").NAME for n in READERS)
     raise LogFileError(path, f"not a recognised log format (tried: {tried}; see FORMAT.md "
                              "and LOG-FORMATS.md)")
+
+
+def _matches(reader, path: Path, head: bytes) -> bool:
+    """Whether ``reader`` takes the file; a head nested too deep for Python's json to
+    sniff (RecursionError) is not taken by that reader."""
+    try:
+        return reader.matches(path, head)
+    except RecursionError:
+        return False

@@ -1,115 +1,146 @@
-"""Canonical events as JSON Lines (plain or gzip): one JSON object per line."""
+"""Canonical events as JSON Lines (plain or gzip): one JSON object per line.
+
+Lines are staged in blocks of about 32 MB and checked by DuckDB; the few it finds not to
+be JSON (or nested suspiciously deep) are looked at again in Python (explorer.formats.lines):
+records glued onto one line are split, a cut last line is a ``torn_tail``, and every reason
+names the line and byte offset.
+"""
 
 from __future__ import annotations
 
-import gzip
-import zlib
+import re
 from pathlib import Path
 from typing import Iterator
 
 import pyarrow as pa
 
 import queries
-from explorer.formats import Chunk, Progress
+from explorer.formats import Chunk, Progress, lines
 from explorer.model import CANONICAL_COLUMNS
 
 NAME = "canonical-jsonl"
-_BLOCK = 32 * 1024 * 1024
-_BOM = b"\xef\xbb\xbf"
+_NEWLINE = re.compile(b"\n")
 
 
 def matches(path: Path, head: bytes) -> bool:
-    text = head.removeprefix(_BOM).lstrip()
+    text = head.removeprefix(lines.BOM).lstrip()
     return text.startswith(b"{")
 
 
 def chunks(db, path: Path, progress: Progress | None = None) -> Iterator[Chunk]:
-    """Stage the file's lines in blocks of about 32 MB, keeping line numbers."""
+    """Stage the file's lines in blocks, keeping line numbers; a gzip stream cut between
+    two lines gives one rejected record saying so."""
     total = path.stat().st_size
+    gz = lines.is_gzip(path)
     row_no = 0
-    line_no = 0
-    for block, pos, tail_error in _blocks(path):
-        rows, lines, texts, errs = _split(block, row_no, line_no, first=line_no == 0)
-        line_no += block.count(b"\n") + (0 if block.endswith(b"\n") or not block else 1)
-        if tail_error:
-            rows.append(len(rows) + row_no)
-            lines.append(line_no + 1)
-            texts.append(None)
-            errs.append(tail_error)
-        row_no += len(rows)
-        if rows:
-            yield stage_chunk(db, rows, lines, texts, errs)
+    for block in lines.blocks(path):
+        staged = _split(block, gz)
+        if block.cut and not block.unterminated:
+            line = block.first_line + block.data.count(b"\n")
+            staged.add(line, None, lines.truncated(block.cut, block.offset + len(block.data)), -1)
+        if staged.lines:
+            rows = range(row_no, row_no + len(staged.lines))
+            _register(db, rows, staged.lines, staged.texts, staged.errs)
+            suspect = {r - row_no: valid for r, valid in
+                       db.run("suspect_lines", depth=lines.MAX_DEPTH)}
+            if suspect:
+                staged = _salvaged(staged, suspect, block, gz)
+                rows = range(row_no, row_no + len(staged.lines))
+                _register(db, rows, staged.lines, staged.texts, staged.errs)
+            row_no += len(rows)
+            yield _chunk()
         if progress:
-            progress(pos, total)
+            progress(block.pos, total)
 
 
 def stage_chunk(db, rows, lines, texts, errs) -> Chunk:
     """Register staged lines (record numbers, line numbers, texts, errors) as one chunk."""
-    table = pa.table({
-        "row_no": pa.array(rows, pa.int64()),
-        "line": pa.array(lines, pa.int64()),
-        "src": pa.array(texts, pa.string()),
-        "err": pa.array(errs, pa.string()),
-    })
-    db.con.register("stage_lines", table)
+    _register(db, rows, lines, texts, errs)
+    return _chunk()
+
+
+def _chunk() -> Chunk:
     types = {name: "VARCHAR" for name in CANONICAL_COLUMNS}
     return Chunk(f"({queries.load('jsonl_source')})", types, "src_rec",
                  {"known": list(CANONICAL_COLUMNS)})
 
 
-def _blocks(path: Path) -> Iterator[tuple[bytes, int, str | None]]:
-    """Blocks of whole lines, the byte position reached, and a read error at the end."""
-    with open(path, "rb") as raw:
-        gz = raw.read(2) == b"\x1f\x8b"
-        raw.seek(0)
-        fh = gzip.GzipFile(fileobj=raw) if gz else raw
-        rest = b""
-        while True:
-            try:
-                data = fh.read(_BLOCK)
-            except (EOFError, OSError, zlib.error) as exc:
-                yield rest, raw.tell(), f"truncated or corrupt gzip stream ({exc}); lines before it were read"
-                return
-            if not data:
-                break
-            data = rest + data
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                rest = data
-                continue
-            rest = data[cut:]
-            yield data[:cut], raw.tell(), None
-        if rest:
-            yield rest, raw.tell(), None
+def _register(db, rows, line_nos, texts, errs) -> None:
+    db.con.register("stage_lines", pa.table({
+        "row_no": pa.array(rows, pa.int64()),
+        "line": pa.array(line_nos, pa.int64()),
+        "src": pa.array(texts, pa.string()),
+        "err": pa.array(errs, pa.string()),
+    }))
 
 
-def _split(block: bytes, row_no: int, line_no: int, first: bool):
-    """Non-blank lines of a block: record numbers, line numbers, texts, decode errors."""
-    if first:
-        block = block.removeprefix(_BOM)
+class _Staged:
+    """The non-blank lines of a block: line numbers, texts, errors, and each one's index
+    among the block's lines (to find its byte offset when a reason needs it)."""
+
+    def __init__(self) -> None:
+        self.lines: list[int] = []
+        self.texts: list[str | None] = []
+        self.errs: list[str | None] = []
+        self.index: list[int] = []
+
+    def add(self, line: int, text: str | None, err: str | None, index: int) -> None:
+        self.lines.append(line)
+        self.texts.append(text)
+        self.errs.append(err)
+        self.index.append(index)
+
+
+def _split(block: lines.Block, gz: bool) -> _Staged:
+    """Non-blank lines of a block; a line that is not UTF-8 is kept escaped, with its error."""
+    data = block.data.removeprefix(lines.BOM) if block.offset == 0 else block.data
     try:
-        decoded = block.decode("utf-8").split("\n")
+        items = data.decode("utf-8").split("\n")
     except UnicodeDecodeError:
-        decoded = None
-    raw_lines = block.split(b"\n") if decoded is None else decoded
-    rows, lines, texts, errs = [], [], [], []
-    for i, item in enumerate(raw_lines, start=line_no + 1):
-        if not item.strip():
+        items = None
+    staged = _Staged()
+    if items is not None:
+        for i, item in enumerate(items):
+            if item and not item.isspace():
+                staged.add(block.first_line + i, item.removesuffix("\r"), None, i)
+        return staged
+    offset = block.offset + len(block.data) - len(data)
+    for i, item in enumerate(data.split(b"\n")):
+        if item.strip():
+            body = item.removesuffix(b"\r")
+            err = lines.line_error(body, offset, gz)
+            text = body.decode("utf-8", "backslashreplace") if err else body.decode("utf-8")
+            staged.add(block.first_line + i, text, err, i)
+        offset += len(item) + 1
+    return staged
+
+
+def _salvaged(staged: _Staged, suspect: dict[int, bool], block: lines.Block, gz: bool) -> _Staged:
+    """The staged lines after a second look at those DuckDB finds suspect (index -> whether
+    valid JSON): nested too deep, several records on one line, a torn last line."""
+    starts = _line_starts(block)
+    last = len(staged.lines) - 1
+    out = _Staged()
+    previous = 0
+    for k in suspect:
+        for j in range(previous, k):
+            out.add(staged.lines[j], staged.texts[j], staged.errs[j], staged.index[j])
+        previous = k + 1
+        text = staged.texts[k]
+        offset = starts[staged.index[k]]
+        error = lines.depth_error(text)
+        if error or suspect[k]:
+            out.add(staged.lines[k], text, error, staged.index[k])
             continue
-        if decoded is None:
-            text, err = _decode(item)
-        else:
-            text, err = item, None
-        rows.append(row_no + len(rows))
-        lines.append(i)
-        texts.append(text.removesuffix("\r"))
-        errs.append(err)
-    return rows, lines, texts, errs
+        tail = (block.cut or "no line end after it") if block.unterminated and k == last else None
+        for value in lines.records_of(text, offset, tail, gz):
+            out.add(staged.lines[k], value.text, value.error, staged.index[k])
+    for j in range(previous, len(staged.lines)):
+        out.add(staged.lines[j], staged.texts[j], staged.errs[j], staged.index[j])
+    return out
 
 
-def _decode(item: bytes) -> tuple[str, str | None]:
-    try:
-        return item.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        return (item.decode("utf-8", "backslashreplace"),
-                f"invalid UTF-8 at byte {exc.start} of the line")
+def _line_starts(block: lines.Block) -> list[int]:
+    """The byte offset of each line of the block (a BOM on line 1 skipped)."""
+    bom = len(lines.BOM) if block.offset == 0 and block.data.startswith(lines.BOM) else 0
+    return [block.offset + bom] + [block.offset + m.end() for m in _NEWLINE.finditer(block.data)]

@@ -11,12 +11,19 @@ from explorer.formats import Chunk, LogFileError, Progress
 from explorer.model import CANONICAL_COLUMNS
 
 NAME = "canonical-parquet"
+#: Columns without which no row can be imported (FORMAT.md).
+REQUIRED = ("session_id", "kind")
 #: Scanned in place by every step of the import, not staged.
 DIRECT = True
 
 
 def matches(path: Path, head: bytes) -> bool:
     return head.startswith(b"PAR1")
+
+
+def missing_columns(names) -> str:
+    """The required columns absent from ``names``, said as ``a`` or ``a or b``; "" if none."""
+    return " or ".join(n for n in REQUIRED if n not in set(names))
 
 
 def quote(name: str) -> str:
@@ -37,6 +44,9 @@ def chunks(db, path: Path, progress: Progress | None = None) -> Iterator[Chunk]:
     except duckdb.Error as exc:
         raise LogFileError(path, f"not a readable Parquet file ({exc})") from exc
     columns = {row[0]: row[1] for row in described}
+    if missing := missing_columns(columns):
+        raise LogFileError(path, f"the Parquet file has no {missing} column (it has: "
+                                 f"{', '.join(columns)[:300]}); FORMAT.md names the columns")
     types = {name: columns[name] for name in CANONICAL_COLUMNS if name in columns}
     extra = any(name not in CANONICAL_COLUMNS for name in columns)
     record = ", ".join(f"{quote(n)} := {quote(n)}" for n in columns)

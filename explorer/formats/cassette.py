@@ -184,7 +184,7 @@ def read(path: Path, messages_of: Messages, reply_of: Reply):
 
     try:
         exchanges = load(path)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         yield Record(1, error=str(exc), text=path.read_bytes()[:2000].decode("utf-8", "replace"))
         return
     msgs = {ex.number: messages_of(ex.request) if ex.request is not None else None

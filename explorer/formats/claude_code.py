@@ -24,8 +24,9 @@ from typing import Iterator
 
 from explorer.formats import events as staging
 from explorer.formats.claude_code_blocks import ADDED, SKIPPED_SYSTEM, content_text, message_events, system_event
-from explorer.formats.claude_code_scan import lines, parent_call, scan
-from explorer.formats.events import Record
+from explorer.formats.claude_code_scan import parent_call, scan
+from explorer.formats.events import Record, reason_word
+from explorer.formats.lines import json_lines
 
 NAME = "claude-code"
 
@@ -85,32 +86,34 @@ def records(path: Path) -> Iterator[Record]:
     """The file's records as canonical events (two passes: see claude_code_scan)."""
     found = scan(path)
     link: dict | None = None   # parent link, for a sub-agent file's first event
-    for line, data in lines(path):
-        if not data.strip():
+    previous, glued = 0, 0
+    for line, value in json_lines(path):
+        # A record glued onto another's line (a torn write) shares its line, the seq:
+        # its blocks are numbered after the first record's (sub from 1000 on).
+        glued = glued + 1 if line.number == previous else 0
+        previous = line.number
+        if value.error:
+            yield Record(line.number, error=value.error, text=value.text)
             continue
-        try:
-            record = json.loads(data)
-        except ValueError as exc:
-            yield Record(line, error=f"not valid JSON ({exc})", text=_text(data))
-            continue
+        record = value.value
         if not isinstance(record, dict):
-            yield Record(line, error="not a JSON object", text=_text(data))
+            yield Record(line.number, error="not a JSON object", text=value.text)
             continue
         if link is None:
             link = _parent_link(path, record)
-        result = _record(path, line, record, found, link)
+        result = _record(path, line.number, record, found, link)
+        if glued:
+            result.events = [{**e, "sub": e.get("sub", 0) + 1000 * glued} for e in result.events]
         if result.events and link:
             link = {}
         if result.error:
-            result.text = _text(data)
+            result.text = value.text
         yield result
 
 
 chunks = staging.chunks_for(records)
 
 
-def _text(data: bytes) -> str:
-    return data.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
 def _record(path: Path, line: int, record: dict, found, link: dict) -> Record:
@@ -121,9 +124,9 @@ def _record(path: Path, line: int, record: dict, found, link: dict) -> Record:
     if kind == "progress":
         data = record.get("data")
         what = data.get("type") if isinstance(data, dict) else None
-        return Record(line, skipped=f"progress ({what or 'unknown'})")
+        return Record(line, skipped=f"progress ({reason_word(what) if what else 'unknown'})")
     if kind not in ("user", "assistant", "system"):
-        return Record(line, skipped=f"record type {kind!r} (not conversation)")
+        return Record(line, skipped=f"record type {reason_word(kind)!r} (not conversation)")
     base = _base(line, record, path.stem)
     if kind == "system":
         if record.get("subtype") in SKIPPED_SYSTEM:

@@ -8,13 +8,13 @@ The pass also collects the links between ``Task`` calls and the sub-agents they 
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 from explorer.formats.claude_code_blocks import THINKING
+from explorer.formats.lines import lines as safe_lines
 
 
 @dataclass
@@ -48,12 +48,9 @@ class Scan:
 
 
 def lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """(line number from 1, bytes) of the file's lines, gzip or plain."""
-    with open(path, "rb") as raw:
-        gz = raw.read(2) == b"\x1f\x8b"
-    opener = gzip.open if gz else open
-    with opener(path, "rb") as fh:
-        yield from enumerate(fh, 1)
+    """(line number from 1, bytes) of the file's readable lines, gzip or plain (the second
+    pass reports the others: explorer.formats.lines)."""
+    yield from ((line.number, line.data) for line in safe_lines(path) if not line.error)
 
 
 def scan(path: Path) -> Scan:

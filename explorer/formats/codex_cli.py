@@ -78,9 +78,9 @@ def records(path: Path) -> Iterator[Record]:
     """One Record per non-blank line (seq = its line number)."""
     plan = scan(path)
     reasoning: list[dict] = []
-    for line, rec, text in lines(path):
+    for line, rec, text, error, glued in lines(path):
         if rec is None:
-            yield Record(line, error="not a JSON object", text=text)
+            yield Record(line, error=error or "not a JSON object", text=text)
             continue
         kind, payload = split(rec)
         if kind == "response_item" and payload.get("type") == "reasoning":
@@ -97,7 +97,9 @@ def records(path: Path) -> Iterator[Record]:
         if line in plan.usage:
             added["reported_usage"] = plan.usage[line]
         raw = {**rec, ADDED: added} if added else rec
-        event.update(session_id=plan.session_id, seq=line, ts=rec.get("timestamp"), raw=raw)
+        # A record glued onto another's line (a torn write) shares its seq, not its sub.
+        event.update(session_id=plan.session_id, seq=line, ts=rec.get("timestamp"), raw=raw,
+                     sub=glued or None)
         yield Record(line, events=[{k: v for k, v in event.items() if v is not None}])
 
 

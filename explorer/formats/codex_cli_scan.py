@@ -4,13 +4,13 @@ reported usage (``token_count``)."""
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
+
+from explorer.formats.lines import json_lines
 
 ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 ITEMS = frozenset({"message", "reasoning", "function_call", "function_call_output",
@@ -83,7 +83,7 @@ def scan(path: Path) -> Plan:
     usage = Usage(plan)
     mirrors: Counter = Counter()
     users: list[tuple[int, list[str]]] = []
-    for line, rec, _ in lines(path):
+    for line, rec, *_ in lines(path):
         kind, p = split(rec) if rec is not None else ("", {})
         etype = p.get("type") if kind in ("response_item", "event_msg") else kind
         if kind == "session_meta" and not plan.session_id and isinstance(p.get("id"), str):
@@ -122,19 +122,17 @@ def prompts(users: list[tuple[int, list[str]]], mirrors: Counter) -> set[int]:
     return prompts
 
 
-def lines(path: Path) -> Iterator[tuple[int, dict | None, str]]:
-    """(line number, record, line text) per non-blank line; the record is None when the
-    line is not a JSON object."""
-    with open(path, "rb") as fh:
-        gz = fh.read(2) == b"\x1f\x8b"
-    with (gzip.open if gz else open)(path, "rt", encoding="utf-8-sig", errors="replace") as fh:
-        for number, text in enumerate(fh, 1):
-            if text.strip():
-                try:
-                    rec = json.loads(text)
-                except ValueError:
-                    rec = None
-                yield number, rec if isinstance(rec, dict) else None, text.rstrip("\n")
+def lines(path: Path) -> Iterator[tuple[int, dict | None, str, str | None, int]]:
+    """(line number, record, its text, why it cannot be read, glued) per JSON record of
+    the file (explorer.formats.lines: invalid UTF-8, a torn tail, records glued onto one
+    line); the record is None when it is not a JSON object. ``glued`` counts the records
+    before it on its line (0 for the first)."""
+    previous, glued = 0, 0
+    for line, value in json_lines(path):
+        glued = glued + 1 if line.number == previous else 0
+        previous = line.number
+        rec = value.value if value.error is None else None
+        yield line.number, rec if isinstance(rec, dict) else None, value.text, value.error, glued
 
 
 def split(rec: dict) -> tuple[str, dict]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterator
 
 from explorer.formats import events
-from explorer.formats.events import Record
+from explorer.formats.events import Record, reason_word
 from explorer.formats.swe_agent import event, json_prefix, load_document, text_of, unreadable
 
 NAME = "gemini-cli"
@@ -55,7 +55,7 @@ def records(path: Path) -> Iterator[Record]:
             continue
         evs = _message_events(msg)
         if not evs:
-            yield Record(seq, skipped=f"{msg.get('type')} message without content")
+            yield Record(seq, skipped=f"{reason_word(msg.get('type'))} message without content")
             continue
         mid = msg.get("id")
         for sub, ev in enumerate(evs):

@@ -63,7 +63,7 @@ def _eval_zip(path: Path) -> Iterator[Record]:
                 json.loads(zf.read("_journal/start.json"))
             samples = [json.loads(zf.read(n)) for n in sorted(names, key=_sample_order)
                        if n.startswith("samples/") and n.endswith(".json")]
-    except (zipfile.BadZipFile, KeyError, OSError, json.JSONDecodeError) as exc:
+    except (zipfile.BadZipFile, KeyError, OSError, json.JSONDecodeError, RecursionError) as exc:
         yield Record(1, error=f"not a readable Inspect AI .eval archive ({exc})",
                      text=path.name)
         return

@@ -132,7 +132,7 @@ def json_records(path: Path, message_events: MessageEvents,
     array of conversations."""
     try:
         data = json.loads(path.read_bytes())
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         yield Record(getattr(exc, "lineno", 1), error=f"not readable as JSON: {exc}",
                      text=path.read_bytes()[:2000].decode("utf-8", "replace"))
         return

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 from explorer.formats import events
-from explorer.formats.events import Record
+from explorer.formats.events import Record, reason_word
 from explorer.formats.swe_agent import event, json_prefix, load_document, unreadable
 
 NAME = "openhands"
@@ -60,7 +60,7 @@ def records(path: Path) -> Iterator[Record]:
             continue
         evs = _item_events(item, call_of)
         if not evs:
-            yield Record(seq, skipped=f"{kind or 'unknown'} event without content")
+            yield Record(seq, skipped=f"{reason_word(kind) if kind else 'unknown'} event without content")
             continue
         eid = item.get("id")
         for sub, ev in enumerate(evs):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Iterator
 
 from explorer.formats import LogFileError
+from explorer.formats.lines import json_lines
 
 EVENTS = "AI_SESSION_EVENT"
 SESSIONS = "AI_SESSION"
@@ -86,7 +87,7 @@ def _first_object_table(text: bytes) -> str | None:
         return None
     try:
         first, _ = json.JSONDecoder().raw_decode(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         # A first row longer than the head: look for its keys up to where the head ends.
         return table_of(re.findall(r'"((?:[^"\\]|\\.)*)"\s*:', body))
     return table_of(first) if isinstance(first, dict) else None
@@ -96,10 +97,17 @@ def _header_table(first_line: str) -> str | None:
     line = first_line.rstrip("\r")
     for delimiter in _DELIMITERS:
         if delimiter in line:
-            header = next(csv.reader([line], delimiter=delimiter), [])
-            if table := table_of(header):
+            if table := table_of(_first_row(line, delimiter)):
                 return table
     return None
+
+
+def _first_row(line: str, delimiter: str) -> list[str]:
+    """The fields of a header line ([] when it is not one: a stray CR, an open quote)."""
+    try:
+        return next(csv.reader([line], delimiter=delimiter), [])
+    except csv.Error:
+        return []
 
 
 def _name(column) -> str:
@@ -115,7 +123,7 @@ def rows(path: Path) -> Iterator[Row]:
         if text.startswith("[") or (text.startswith("{") and _WRAPPED.match(text.encode())):
             yield from _json_rows(path, fh)
         elif text.startswith("{"):
-            yield from _jsonl_rows(fh)
+            yield from _jsonl_rows(path)
         else:
             yield from _csv_rows(path, fh, text.split("\n", 1)[0])
 
@@ -130,7 +138,7 @@ def _open(path: Path) -> io.TextIOBase:
 def _json_rows(path: Path, fh) -> Iterator[Row]:
     try:
         doc = json.load(fh)
-    except (ValueError, OSError, EOFError) as exc:
+    except (ValueError, OSError, EOFError, RecursionError) as exc:
         raise LogFileError(path, f"a Spring AI session dump that is not valid JSON ({exc})") from exc
     tables = [doc] if isinstance(doc, list) else [v for v in doc.values() if isinstance(v, list)]
     number = 0
@@ -141,19 +149,18 @@ def _json_rows(path: Path, fh) -> Iterator[Row]:
             yield _json_row(number, item, table)
 
 
-def _jsonl_rows(fh) -> Iterator[Row]:
+def _jsonl_rows(path: Path) -> Iterator[Row]:
+    """Rows of a JSON Lines dump (explorer.formats.lines: invalid UTF-8, torn tails and
+    glued records are rejected rows with their byte offsets, not altered)."""
     table = None
-    for number, line in enumerate(fh, start=1):
-        if not line.strip():
+    for line, value in json_lines(path):
+        if value.error:
+            yield Row(line.number, table, None, value.text, value.error)
             continue
-        try:
-            item = json.loads(line)
-        except ValueError as exc:
-            yield Row(number, table, None, line.rstrip("\r\n"), f"invalid JSON: {exc}"[:200])
-            continue
+        item = value.value
         if table is None and isinstance(item, dict):
             table = table_of(item)
-        yield _json_row(number, item, table)
+        yield _json_row(line.number, item, table)
 
 
 def _json_row(number: int, item, table: str | None) -> Row:
@@ -165,7 +172,7 @@ def _json_row(number: int, item, table: str | None) -> Row:
 
 def _csv_rows(path: Path, fh, first_line: str) -> Iterator[Row]:
     delimiter = next((d for d in _DELIMITERS if d in first_line
-                      and table_of(next(csv.reader([first_line], delimiter=d), []))), ",")
+                      and table_of(_first_row(first_line, d))), ",")
     reader = csv.reader(fh, delimiter=delimiter)
     header = [_name(h) for h in next(reader, [])]
     table = table_of(header)

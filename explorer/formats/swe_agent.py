@@ -111,6 +111,8 @@ def load_document(path: Path):
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
         return json.loads(data.decode("utf-8-sig"))
+    except RecursionError:
+        return unreadable(data, "JSON nested too deeply to read")
     except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         return unreadable(data, f"not a complete JSON document ({exc})")
 

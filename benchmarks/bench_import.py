@@ -1,0 +1,195 @@
+"""Import throughput and peak memory (issue 6 §5): JSON Lines, Parquet, Claude Code.
+
+    python benchmarks/bench_import.py [--mb 300] [--data /work/bench] [--big FILE]
+                                      [--cancel-at 2,10,30] [--memory-limit 1GB] [--keep]
+
+Makes the inputs under ``--data`` (canonical JSON Lines of about ``--mb`` MB from
+benchmarks/big_jsonl.py, the same events as Parquet, and a Claude Code file made by
+repeating a corpus session with fresh uuids and sessionIds), then imports each in a child
+process of its own (so the peaks are separate) and prints MB/s, events/s, seconds, the
+peak RSS (sampled every 20 ms, and ru_maxrss) and how the progress hook moved (calls,
+longest gap between two calls). ``--big FILE`` also imports FILE into a ``--db`` file, and
+``--cancel-at`` cancels that import at each given second (should_stop turns true then) and
+prints how long the cancel took and whether the database was left empty. Prints figures;
+asserts nothing. The inputs are deleted at the end unless ``--keep``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+CLAUDE_SEED = ROOT.parent / "shared" / "corpus" / "claude-code" / (
+    "marot-spotter__ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl")
+_UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def make_parquet(out: Path, size: int) -> None:
+    """The batches of big_jsonl (the same events as its JSON Lines of ``size`` bytes)."""
+    from benchmarks.big_jsonl import batch, write
+
+    scratch = out.with_suffix(".sizing.jsonl")
+    _, rows = write(scratch, size, 1)  # how many batches that size is
+    scratch.unlink()
+    writer, done, index = None, 0, 0
+    while done < rows:
+        table = batch(index, 1, done)
+        writer = writer or pq.ParquetWriter(out, table.schema, compression="zstd")
+        writer.write_table(table)
+        done += table.num_rows
+        index += 1
+    writer.close()
+
+
+def make_claude(out: Path, size: int) -> None:
+    """Copies of a Claude Code session, each with fresh uuids (sessionId included)."""
+    data = CLAUDE_SEED.read_bytes()
+    with open(out, "wb") as stream:
+        while stream.tell() < size:
+            fresh: dict[bytes, bytes] = {}
+            stream.write(_UUID.sub(
+                lambda m: fresh.setdefault(m.group(), str(uuid.uuid4()).encode()), data))
+
+
+class RssSampler(threading.Thread):
+    """The largest resident set size of this process seen, sampled every 20 ms."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.peak = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.wait(0.02):
+            with open("/proc/self/status") as fh:
+                rss = next(int(line.split()[1]) for line in fh if line.startswith("VmRSS"))
+            self.peak = max(self.peak, rss * 1024)
+
+
+def child(path: Path, db: str | None, cancel_at: float | None, memory_limit: str | None) -> dict:
+    """Import ``path`` in this process; the figures as a dict."""
+    from explorer.ingest import Cancelled, import_paths
+    from explorer.store import Store
+
+    sampler = RssSampler()
+    sampler.start()
+    store = Store(db, memory_limit=memory_limit) if memory_limit else Store(db)
+    ticks: list[tuple[float, int, int]] = []
+    asked: list[float] = []
+    start = time.perf_counter()
+
+    def should_stop() -> bool:
+        now = time.perf_counter() - start
+        if cancel_at is not None and now >= cancel_at:
+            asked.append(now)
+            return True
+        return False
+
+    result: dict = {}
+    try:
+        report = import_paths(store, [path], lambda d, t: ticks.append(
+            (time.perf_counter() - start, d, t)), should_stop)
+        f = report.files[0] if report.files else None
+        result.update(events=f.events if f else 0, records=f.records if f else 0,
+                      errors=[e.reason for e in report.errors])
+    except Cancelled:
+        result.update(cancelled=True, first_poll_after=asked[0] - cancel_at,
+                      cancel_latency=time.perf_counter() - start - cancel_at,
+                      events_left=store.con.execute("SELECT count(*) FROM events").fetchone()[0])
+    seconds = time.perf_counter() - start
+    sampler.stop.set()
+    sampler.join()
+    times = [0.0] + [t for t, _, _ in ticks] + [seconds]
+    result.update(
+        seconds=seconds, bytes=path.stat().st_size, peak_rss=sampler.peak,
+        maxrss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        progress_calls=len(ticks), progress_max_gap=max(b - a for a, b in zip(times, times[1:])),
+        progress_moving=len({d for _, d, _ in ticks if 0 < d}) > 2)
+    store.close()
+    return result
+
+
+def run_case(name: str, path: Path, db: Path | None = None, cancel_at: float | None = None,
+             memory_limit: str | None = None) -> dict:
+    """Run one import in a child process and print its line."""
+    if db is not None:
+        for leftover in db.parent.glob(db.name + "*"):
+            leftover.unlink()
+    command = [sys.executable, __file__, "--child", str(path)]
+    command += ["--db", str(db)] if db else []
+    command += ["--cancel", str(cancel_at)] if cancel_at is not None else []
+    command += ["--memory-limit", memory_limit] if memory_limit else []
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    r = json.loads(out.strip().splitlines()[-1])
+    mb, gb = r["bytes"] / 1024**2, 1024**3
+    line = (f"{name:26s} {mb:8.0f} MB {r['seconds']:7.1f} s {mb / r['seconds']:6.1f} MB/s "
+            f"{r.get('events', 0) / r['seconds']:9.0f} ev/s  peak RSS {r['peak_rss'] / gb:5.2f} GB "
+            f"(maxrss {r['maxrss'] / gb:5.2f})  progress {r['progress_calls']} calls, "
+            f"longest gap {r['progress_max_gap']:.1f} s")
+    if r.get("cancelled"):
+        line += (f"  CANCELLED at {cancel_at} s: first poll +{r['first_poll_after']:.2f} s, "
+                 f"done +{r['cancel_latency']:.2f} s, events left {r['events_left']}")
+    print(line + (f"  errors {r['errors']}" if r.get("errors") else ""), flush=True)
+    return r
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mb", type=float, default=300)
+    parser.add_argument("--data", type=Path, default=Path("/work/bench"))
+    parser.add_argument("--big", type=Path)
+    parser.add_argument("--cancel-at", default="")
+    parser.add_argument("--memory-limit")
+    parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--skip-small", action="store_true", help="only the --big cases")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--cancel", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(child(args.child, args.db, args.cancel, args.memory_limit)))
+        return 0
+    from benchmarks.big_jsonl import write
+
+    args.data.mkdir(parents=True, exist_ok=True)
+    size = int(args.mb * 1024**2)
+    made = []
+    if not args.skip_small:
+        inputs = {"jsonl": args.data / "bench.jsonl", "parquet": args.data / "bench.parquet",
+                  "claude-code": args.data / "bench-claude.jsonl"}
+        write(inputs["jsonl"], size, 1)
+        make_parquet(inputs["parquet"], size)
+        make_claude(inputs["claude-code"], size)
+        made += list(inputs.values())
+        for name, path in inputs.items():
+            run_case(f"{name} (memory)", path, memory_limit=args.memory_limit)
+        run_case("jsonl (--db)", inputs["jsonl"], args.data / "bench.duckdb", memory_limit=args.memory_limit)
+        made.append(args.data / "bench.duckdb")
+    if args.big:
+        db = args.data / "big.duckdb"
+        run_case(f"{args.big.name} (--db)", args.big, db, memory_limit=args.memory_limit)
+        for at in [float(x) for x in args.cancel_at.split(",") if x]:
+            run_case(f"{args.big.name} cancel", args.big, db, cancel_at=at, memory_limit=args.memory_limit)
+        made.append(db)
+    if not args.keep:
+        for path in made:
+            for leftover in path.parent.glob(path.name + "*"):
+                leftover.unlink()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

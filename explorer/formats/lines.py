@@ -1,0 +1,318 @@
+"""Safe reading of line-based logs (JSON Lines, plain or gzip) for every reader: lines with
+their byte offsets, salvaged as far as they can be, and a clear reason for what cannot be.
+
+What can go wrong with a log that was being written when its writer died, and what this
+module gives for it (issue 6, "salvage, never silent loss"):
+
+- the last line cut mid-record (no line end after it): a ``torn_tail`` error;
+- a gzip stream that ends early: every line before the cut is read; the cut line is a
+  ``torn_tail``, or, when the cut fell between lines, one more line says so;
+- bytes that are not UTF-8: the line is an error at its byte offset, its bytes kept as
+  ``\\xNN`` escapes; a BOM before the first line and CRLF line ends read as usual;
+- a complete JSON record followed on the same line by another (a torn write glued on by a
+  later append): :func:`split_values` gives each record, and the broken part with its offset;
+- JSON nested deeper than :data:`MAX_DEPTH` levels: an error (Python's json would raise
+  RecursionError on it, far below its end).
+
+Offsets count bytes of the file, or of the decompressed text for a gzip file (``where``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+#: Bytes read (and decompressed) at a time.
+BLOCK = 32 * 1024 * 1024
+#: Deepest JSON nesting accepted: far above any real log, far below Python's recursion limit.
+MAX_DEPTH = 512
+TORN_TAIL = "torn_tail"
+BOM = b"\xef\xbb\xbf"
+
+_DECODER = json.JSONDecoder()
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(r"[\[\]{}]")
+_SPACE = re.compile(r"\s*")
+#: How many later record starts are tried in a line whose beginning is broken.
+_TRIES = 200
+
+
+@dataclass
+class Block:
+    """Whole lines of a file: ``data`` starts at byte ``offset`` (decompressed) on line
+    ``first_line``; ``pos`` is how far the file itself was read; in the final block,
+    ``unterminated`` says that the file's last line has no line end and ``cut`` why the file
+    ended early (a truncated or corrupt gzip stream)."""
+
+    data: bytes
+    offset: int
+    first_line: int
+    pos: int
+    unterminated: bool = False
+    cut: str | None = None
+
+
+class Line(NamedTuple):
+    """One non-blank line: number from 1, byte offset of its start, its bytes without the
+    line end (and without a BOM on line 1), why it cannot be read (None when it can), and,
+    for the file's last line when no line end follows it, why (its record may be torn)."""
+
+    number: int
+    offset: int
+    data: bytes
+    error: str | None
+    tail: str | None
+
+    def text(self) -> str:
+        """The line as text; bytes that are not UTF-8 shown as ``\\xNN``."""
+        return self.data.decode("utf-8", "backslashreplace")
+
+
+class Value(NamedTuple):
+    """One JSON record of a line (``text``/``value``), or its unreadable part (``error``),
+    starting ``start`` bytes into the line."""
+
+    start: int
+    text: str
+    value: object
+    error: str | None
+
+
+def is_gzip(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
+
+
+def where(offset: int, gz: bool) -> str:
+    """A byte offset as said in reasons."""
+    return f"byte {offset} of the {'decompressed text' if gz else 'file'}"
+
+
+def blocks(path: Path, size: int = BLOCK) -> Iterator[Block]:
+    """The file (gzip or plain) in blocks of whole lines; a damaged gzip stream ends the
+    blocks with ``cut`` set, after everything decompressed before the damage."""
+    with open(path, "rb") as raw:
+        gz = raw.read(2) == b"\x1f\x8b"
+        raw.seek(0)
+        reads = _gunzip(raw, size) if gz else iter(lambda: raw.read(size), b"")
+        parts: list[bytes] = []
+        offset, line = 0, 1
+        cut = None
+        while True:
+            try:
+                data = next(reads, b"")
+            except _Cut as exc:
+                cut = str(exc)
+                break
+            if not data:
+                break
+            end = data.rfind(b"\n") + 1
+            if end == 0:
+                parts.append(data)  # a line longer than a block: keep reading
+                continue
+            whole = b"".join(parts) + data[:end] if parts else data[:end]
+            parts = [data[end:]] if end < len(data) else []
+            yield Block(whole, offset, line, raw.tell())
+            offset += len(whole)
+            line += whole.count(b"\n")
+        rest = b"".join(parts)
+        yield Block(rest, offset, line, raw.tell(), unterminated=bool(rest), cut=cut)
+
+
+class _Cut(Exception):
+    """A gzip stream that ends early or is damaged (the message says how)."""
+
+
+def _gunzip(raw, size: int) -> Iterator[bytes]:
+    """Decompressed data of a gzip file (several members included) in pieces of about
+    ``size`` bytes; everything before damage is given before :class:`_Cut` is raised."""
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out: list[bytes] = []
+    held = 0
+    while True:
+        data = inflate.unconsumed_tail or raw.read(1024 * 1024)
+        if not data:
+            if out:
+                yield b"".join(out)
+            if not inflate.eof:
+                raise _Cut(f"the gzip stream ends early, at byte {raw.tell()} of the file")
+            return
+        try:
+            piece = inflate.decompress(data, size)
+        except zlib.error as exc:
+            if out:
+                yield b"".join(out)
+            raise _Cut(f"the gzip stream is damaged near byte {raw.tell()} of the file ({exc})") from exc
+        out.append(piece)
+        held += len(piece)
+        if inflate.eof:
+            rest = inflate.unused_data + raw.read(2)
+            if rest[:2] == b"\x1f\x8b":  # the next member of a multi-member file
+                raw.seek(-len(rest), 1)
+                inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            elif rest.strip(b"\x00"):
+                yield b"".join(out)
+                raise _Cut(f"data that is not gzip follows the gzip stream, at byte "
+                           f"{raw.tell() - len(rest)} of the file")
+        if held >= size:
+            yield b"".join(out)
+            out, held = [], 0
+
+
+def lines(path: Path) -> Iterator[Line]:
+    """The non-blank lines of a file (gzip or plain), with their numbers and offsets.
+
+    A line that is not UTF-8 or nests too deep comes with its error; a gzip stream cut
+    between lines gives one more, empty line whose error says so."""
+    gz = is_gzip(path)
+    number = 0
+    for block in blocks(path):
+        data = block.data.removeprefix(BOM) if block.offset == 0 else block.data
+        offset = block.offset + len(block.data) - len(data)
+        pieces = data.split(b"\n")
+        if not block.unterminated:
+            pieces.pop()  # the empty piece after the final line end
+        for i, piece in enumerate(pieces):
+            number = block.first_line + i
+            tail = None
+            if block.unterminated and i == len(pieces) - 1:
+                tail = block.cut or "no line end after it"
+            if piece.strip():
+                body = piece.removesuffix(b"\r")
+                yield Line(number, offset, body, line_error(body, offset, gz), tail)
+            offset += len(piece) + 1
+        if block.cut and not block.unterminated:
+            yield Line(block.first_line + len(pieces), offset, b"", truncated(block.cut, offset),
+                       block.cut)
+
+
+def truncated(cut: str, offset: int) -> str:
+    """The reason for a gzip stream that ends early between two lines."""
+    return (f"truncated gzip: {cut}, after {offset} bytes of text that end with a whole line; "
+            "every line before was read")
+
+
+def line_error(data: bytes, offset: int, gz: bool) -> str | None:
+    """Why a line's bytes cannot be read as text (not UTF-8), or None."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return (f"invalid UTF-8 at byte {exc.start} of the line "
+                f"({where(offset + exc.start, gz)})")
+    return depth_error(text)
+
+
+def depth_error(text: str) -> str | None:
+    """Why a line's JSON cannot be read for its nesting, or None."""
+    if text.count("{") + text.count("[") > MAX_DEPTH and too_deep(text):
+        return f"JSON nested deeper than {MAX_DEPTH} levels"
+    return None
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether brackets outside strings nest deeper than ``limit``."""
+    depth = 0
+    for match in _BRACKETS.finditer(_STRING.sub("", text)):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > limit:
+            return True
+    return False
+
+
+def torn(start: int, end: int, why: str, gz: bool) -> str:
+    """The reason for a last line that ends mid-record: the record from byte ``start`` was
+    cut at byte ``end`` (of the file or the decompressed text)."""
+    return (f"{TORN_TAIL}: the last line ends mid-record: the record from {where(start, gz)} "
+            f"is cut at {where(end, gz)} ({why})")
+
+
+def split_values(text: str) -> list[Value]:
+    """The JSON records of one line: usually one; several when records were glued onto one
+    line; a broken part (cut mid-record) as a Value with its error. ``start`` is in bytes.
+
+    A complete object is a record whatever follows it; a broken part runs to where a later
+    ``{`` starts a record that ends the line or is followed by another ``{``."""
+    out: list[Value] = []
+    pos = _SPACE.match(text, 0).end()
+    while pos < len(text):
+        try:
+            value, end = _DECODER.raw_decode(text, pos)
+            error = None
+        except ValueError as exc:
+            value, end, error = None, None, exc
+        except RecursionError:
+            value, end, error = None, None, f"JSON nested deeper than {MAX_DEPTH} levels"
+        if end is not None and (isinstance(value, dict) or _SPACE.match(text, end).end() == len(text)):
+            out.append(Value(_bytes(text, pos), text[pos:end], value, None))
+            pos = _SPACE.match(text, end).end()
+            continue
+        nxt = _next_record(text, pos + 1)
+        piece = text[pos:nxt].rstrip()
+        if error is None:
+            error = f"extra data after the JSON value at character {end - pos}"
+        out.append(Value(_bytes(text, pos), piece, None, f"invalid JSON: {error}"[:200]))
+        pos = nxt
+    return out
+
+
+def _next_record(text: str, start: int) -> int:
+    """Where, after ``start``, a complete record begins that ends the line or is followed by
+    another; ``len(text)`` when there is none."""
+    at = start
+    for _ in range(_TRIES):
+        at = text.find("{", at)
+        if at < 0:
+            break
+        try:
+            _, end = _DECODER.raw_decode(text, at)
+        except (ValueError, RecursionError):
+            at += 1
+            continue
+        after = _SPACE.match(text, end).end()
+        if after == len(text) or text[after] == "{":
+            return at
+        at += 1
+    return len(text)
+
+
+def _bytes(text: str, chars: int) -> int:
+    return chars if text.isascii() else len(text[:chars].encode("utf-8", "surrogateescape"))
+
+
+def records_of(text: str, offset: int, tail: str | None, gz: bool) -> list[Value]:
+    """The records of one readable line starting at byte ``offset``, each broken part with
+    a reason naming its byte offset; a broken last part of a line with a ``tail`` (the
+    file's last, unterminated line) is a ``torn_tail``."""
+    values = split_values(text)
+    out = []
+    for value in values:
+        if value.error is not None:
+            start = offset + value.start
+            if tail and value is values[-1]:
+                error = torn(start, offset + len(text.encode("utf-8", "surrogateescape")), tail, gz)
+            elif len(values) > 1:
+                error = (f"a record cut mid-write, glued to another on the same line: from byte "
+                         f"{value.start} of the line ({where(start, gz)}), {value.error}")
+            else:
+                error = value.error
+            value = value._replace(error=error)
+        out.append(value)
+    return out
+
+
+def json_lines(path: Path) -> Iterator[tuple[Line, Value]]:
+    """Every JSON record of a JSON Lines file with the line it is on, for readers of
+    agent formats: a line gives one record, or several when records were glued onto it;
+    a line that cannot be read gives one Value with ``error`` set (and ``text`` the line,
+    escaped). Errors name the byte offset; a cut last line is a ``torn_tail``."""
+    gz = is_gzip(path)
+    for line in lines(path):
+        if line.error:
+            yield line, Value(0, line.text(), None, line.error)
+            continue
+        for value in records_of(line.data.decode("utf-8"), line.offset, line.tail, gz):
+            yield line, value

@@ -1,0 +1,27 @@
+"""Log text and file paths shown as the characters they are, where Qt would interpret them.
+
+A QLabel or QMessageBox takes ``setTextFormat(Qt.TextFormat.PlainText)``; a tooltip has no such
+switch (Qt shows it as rich text when :func:`Qt.mightBeRichText` says so), and a menu entry
+reads ``&`` as a mnemonic and a tab as the start of a shortcut. These helpers make such text
+safe to hand over.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtGui import Qt
+
+
+def tooltip(text: str) -> str:
+    """``text`` as a tooltip that shows exactly its characters: unchanged when Qt would show
+    it as plain text anyway, else escaped inside a paragraph that keeps spaces and newlines."""
+    if not Qt.mightBeRichText(text):
+        return text
+    return '<p style="white-space:pre-wrap">' + escape(text, quote=False) + "</p>"
+
+
+def menu_entry(text: str) -> str:
+    """``text`` as a QAction or QMenu label on one line: ``&`` doubled (no mnemonic), tabs
+    (a tab starts the shortcut column) and line breaks as spaces."""
+    return " ".join(text.replace("&", "&&").replace("\t", " ").splitlines())
