@@ -8,6 +8,8 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
+from widgets.plain_text import menu_entry, tooltip
+
 KEY = "recent_files"
 MAX_RECENT = 10
 
@@ -49,9 +51,10 @@ class RecentFiles(QObject):
         self.menu.clear()
         paths = self.paths()
         for n, path in enumerate(paths, 1):
-            action = QAction(f"&{n % 10}  {Path(path).name}", self.menu)
-            action.setToolTip(path)
-            action.setStatusTip(path)
+            # A path is shown as it is: no mnemonic from an "&", no markup in the tooltip.
+            action = QAction(f"&{n % 10}  {menu_entry(Path(path).name)}", self.menu)
+            action.setToolTip(tooltip(path))
+            action.setStatusTip(path)  # the status bar shows plain text
             action.setEnabled(Path(path).exists())
             action.triggered.connect(lambda _=False, p=path: self.open_requested.emit([p]))
             self.menu.addAction(action)

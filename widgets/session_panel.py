@@ -18,6 +18,7 @@ from explorer.store import Db
 from explorer.view_overlay import ViewOverlay
 from widgets.event_detail import EventDetail, ViewState
 from widgets.mark_style import BadgeDelegate
+from widgets.plain_text import tooltip
 from widgets.tree_legend import TreeLegend
 from widgets.turn_tree_cells import COST, EVENT, MARK, SEQ, VIEW
 from widgets.turn_tree_model import TurnTreeModel
@@ -136,7 +137,7 @@ class SessionPanel(QWidget):
         if data.usage.responses:
             title += f" · {data.usage.text()}"
         self.title.setText(title)
-        self.title.setToolTip(title)
+        self.title.setToolTip(tooltip(title))  # the session id is log text
         if self.model.rowCount():
             self.tree.expand(self.model.first_turn())
         self._show_finding_count()
@@ -152,6 +153,7 @@ class SessionPanel(QWidget):
         self.detail.show_event(None)
         self._shown = ()
         self.title.setText("Select a session to see its turns.")
+        self.title.setToolTip("")
         self.finding_label.clear()
 
     def set_overlay(self, overlay: ViewOverlay | None) -> None:

@@ -12,6 +12,7 @@ from explorer.preview import transform_key
 from explorer.session_data import SessionData
 from explorer.store import Store
 from widgets.cost_plot import SessionCostPlot
+from widgets.plain_text import tooltip
 from widgets.preview_panel import PreviewPanel
 from widgets.session_loader import SessionLoader
 from widgets.session_panel import SessionPanel
@@ -135,7 +136,9 @@ class Workspace(QWidget):
 
     @Slot(str)
     def _on_loader_failed(self, reason: str) -> None:
-        self.session_panel.title.setText(f"Cannot read {self.session_id}: {reason}")
+        text = f"Cannot read {self.session_id}: {reason}"
+        self.session_panel.title.setText(text)
+        self.session_panel.title.setToolTip(tooltip(text))
 
     @Slot()
     def _on_preview_reload_needed(self) -> None:
