@@ -6,7 +6,6 @@ hooks, so the CLI, the tests and the desktop app's worker all call the same code
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -18,15 +17,17 @@ import duckdb
 import queries
 from explorer import coerce, durability, formats, token_counts
 from explorer.formats import LogFileError
+from explorer.import_steps import (DEDUPLICATED, DETAILED, INSERTED, STAGED, Cancelled,
+                                   Steps)
 from explorer.store import Db, Store, bump_data_version
 from explorer.tokens import NON_CJK_RE2
 
+#: Cancelled is raised here and caught by importers' callers (explorer.import_steps).
+__all__ = ["ACCOUNT_KEYS", "Cancelled", "FileReport", "ImportReport", "import_file",
+           "import_paths", "open_database"]
+
 ProgressHook = Callable[[int, int], None]
 StopHook = Callable[[], bool]
-
-
-class Cancelled(Exception):
-    """The user stopped an import; the file being read was rolled back."""
 
 
 @dataclass
@@ -90,14 +91,6 @@ class ImportReport:
         return dict(sorted(total.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def file_hash(path: Path) -> str:
-    """SHA-256 of the file's bytes: a file already imported with this hash is not read again."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(8 * 1024 * 1024):
-            digest.update(block)
-    return digest.hexdigest()
-
 
 def import_paths(
     store: Db,
@@ -137,7 +130,8 @@ def import_file(
     not read again (its report is the stored one, marked ``unchanged``)."""
     path = Path(os.path.abspath(path))
     reader = formats.detect(path)
-    digest = file_hash(path)
+    steps = Steps(path, progress, should_stop)
+    digest = steps.file_hash()
     earlier = store.frame("file_by_path", path=str(path)).to_dicts()
     if earlier and earlier[0]["sha256"] == digest and earlier[0]["status"] == "complete":
         return _stored_report(earlier[0])
@@ -150,7 +144,7 @@ def import_file(
             store.run("clear_conflicts")
             store.run("rebuild_conflicts")
         try:
-            report = _load(store, path, reader, digest, progress, should_stop)
+            report = _load(store, path, reader, digest, steps)
         except duckdb.Error as exc:
             # A reader DuckDB reads directly (Parquet) may meet damage only now, past the
             # footer its sniffer checked: that is the file's fault, said as such.
@@ -166,28 +160,27 @@ def import_file(
     return report
 
 
-def _load(store: Db, path: Path, reader, digest: str, progress, should_stop) -> FileReport:
+def _load(store: Db, path: Path, reader, digest: str, steps: Steps) -> FileReport:
     ids = store.one("next_ids")
     file_id = ids["file_id"]
     token_counts.forget_from(store, ids["eid_base"])
     store.run("create_record_rows")   # filled by agent-format readers (formats.events.stage)
-    typed, details = _typed_rows(store, path, reader, progress, should_stop)
+    typed, details = _typed_rows(store, path, reader, steps)
     seq = store.one("seq_stats", typed)
     mapped = store.one("record_rows_count")["n"] > 0
     if seq["records"] == 0 and not mapped:
         raise LogFileError(path, "the file holds no records (only blank lines)")
     assign = seq["given"] == 0
     order = "row_number() OVER (ORDER BY row_no)" if assign else "seq"
-    store.run("insert_events", {**typed, "seq": order}, eid_base=ids["eid_base"],
-              file_id=file_id, non_cjk=NON_CJK_RE2, assign_seq=assign)
+    steps.run(store, INSERTED, "insert_events", {**typed, "seq": order},
+              eid_base=ids["eid_base"], file_id=file_id, non_cjk=NON_CJK_RE2, assign_seq=assign)
     if details:
-        store.run("insert_event_details", typed, eid_base=ids["eid_base"], assign_seq=assign)
-    if should_stop and should_stop():
-        raise Cancelled(str(path))
-    _drop_copies(store, typed, file_id, has_earlier=ids["eid_base"] > 0)
+        steps.run(store, DETAILED, "insert_event_details", typed, eid_base=ids["eid_base"],
+                  assign_seq=assign)
+    _drop_copies(store, typed, file_id, ids["eid_base"] > 0, steps)
     counts = store.one("file_counts", file_id=file_id)
     if counts["events"] + counts["duplicates"] < seq["records"]:
-        store.run("insert_rejected", typed, file_id=file_id, seq_mixed=not assign)
+        steps.run(store, 1000, "insert_rejected", typed, file_id=file_id, seq_mixed=not assign)
     report = FileReport(str(path), reader.NAME, events=counts["events"],
                         duplicate_events=counts["duplicates"], seq_assigned=assign)
     if mapped:
@@ -227,29 +220,29 @@ def _stored_report(row: dict) -> FileReport:
     return report
 
 
-def _drop_copies(store: Db, typed: dict[str, str], file_id: int, has_earlier: bool) -> None:
+def _drop_copies(store: Db, typed: dict[str, str], file_id: int, has_earlier: bool,
+                 steps: Steps) -> None:
     """Move rows that repeat an event already kept (event_id and content) to duplicates."""
-    store.run("candidate_keys", typed)
+    steps.run(store, (steps.at + DEDUPLICATED) // 2, "candidate_keys", typed)
     if has_earlier:
         store.run("candidate_keys_earlier", file_id=file_id)
-    store.run("find_duplicates", file_id=file_id)
+    steps.run(store, DEDUPLICATED, "find_duplicates", file_id=file_id)
     store.run("insert_duplicates")
     store.run("delete_duplicate_details")
     store.run("delete_duplicates")
     store.run("update_conflicts")
 
 
-def _typed_rows(store: Db, path: Path, reader, progress, should_stop) -> tuple[dict[str, str], bool]:
+def _typed_rows(store: Db, path: Path, reader, steps: Steps) -> tuple[dict[str, str], bool]:
     """The TYPED fragment (typed rows of the whole file, read directly or staged in
     chunks), and whether any row can have event details."""
-    chunks = reader.chunks(store, path, progress)
+    chunks = reader.chunks(store, path, steps.hook(STAGED))
     if getattr(reader, "DIRECT", False):
         chunk = next(chunks)
         return {"typed": _typed_sql(chunk)}, chunk.may_have_details()
     store.run("create_parsed")
     for chunk in chunks:
-        if should_stop and should_stop():
-            raise Cancelled(str(path))
+        steps.check()
         store.run("insert_parsed", {"typed": _typed_sql(chunk)}, **chunk.params)
     _explain_json_errors(store)
     return {"typed": "SELECT * FROM parsed"}, True

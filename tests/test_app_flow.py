@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QColor, QDropEvent, QFont, QImage, QPainter
+from PySide6.QtWidgets import QDialog
 
 from explorer.cli import main
 from explorer.demo import demo_paths
@@ -273,3 +274,42 @@ def test_a_long_session_title_does_not_widen_the_window(tmp_path):
     screenshot.take(str(out), [str(path)], strategy="recorded", size="1300x850")
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1300, 850)
+
+
+def test_the_import_report_is_one_click_away(qtbot, demo_window):
+    """After an import the status bar's Details… (and File → Import report…) shows how
+    every record of each file was counted: the report's own figures, a total row."""
+    assert not demo_window.report_button.isHidden()
+    demo_window.report_button.click()
+    dialog = next(w for w in demo_window.findChildren(QDialog) if w.isVisible()
+                  and hasattr(w, "table"))
+    model = dialog.table.model()
+    report = demo_window.last_report
+    assert model.rowCount() == len(report.files) + 1
+    from widgets.import_report import COLUMNS
+    events = [key for key, _, _ in COLUMNS].index("events")
+    shown = [model.index(r, events).data(Qt.ItemDataRole.UserRole) for r in range(model.rowCount())]
+    assert shown == [f.events for f in report.files] + [report.totals()["events"]]
+    dialog.close()
+
+
+def test_a_file_a_killed_import_left_unfinished_is_named_and_imported_again(qtbot, tmp_path):
+    """The mark import_paths leaves while a file's transaction runs (here left as a killed
+    process leaves it): the window names the file and its Import again button imports it."""
+    from explorer import durability
+    db = tmp_path / "kept.duckdb"
+    lost = str(demo_paths()[0])
+    store = Store(db)
+    durability.mark_started(store, [lost])
+    store.close()
+    window = make_window([], db=str(db))
+    qtbot.addWidget(window)
+    box = window.unfinished_box
+    assert lost in box.text() and "did not finish importing" in box.text()
+    again = next(b for b in box.buttons() if b.text() == "Import again")
+    with qtbot.waitSignal(window.import_ended, timeout=WAIT) as ended:
+        again.click()
+    assert ended.args == ["finished"]
+    assert [f.path for f in window.last_report.files] == [lost]
+    assert durability.unfinished_imports(window.store) == []
+    window.close()

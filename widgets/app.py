@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import sys
+from importlib import resources
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from explorer.durability import unfinished_message
 from explorer.model import Order
 from explorer.store import Store, StoreError
 from widgets.main_window import MainWindow
@@ -22,6 +25,8 @@ def application() -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName(APP_NAME)
+    app.setDesktopFileName("io.github.turnscope.Turnscope")   # packaging/turnscope.desktop
+    app.setWindowIcon(QIcon(str(resources.files("widgets") / "icons" / "turnscope.svg")))
     return app  # type: ignore[return-value]
 
 
@@ -37,7 +42,24 @@ def make_window(paths: list[str], db: str | None = None, order: Order = Order.SE
         window.import_paths(sources)
     else:
         window.refresh_audit()
+    unfinished = [p for p in store.unfinished if p not in sources]
+    if unfinished:
+        window.unfinished_box = _unfinished_box(window, unfinished)
     return window
+
+
+def _unfinished_box(window: MainWindow, paths: list[str]) -> QMessageBox:
+    """Say which files an earlier import did not finish (the process stopped), and offer to
+    import them again (explorer.durability); not modal."""
+    box = QMessageBox(QMessageBox.Icon.Warning, APP_NAME, "", parent=window)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText("\n".join(unfinished_message(p) for p in paths))
+    again = box.addButton("Import again", QMessageBox.ButtonRole.AcceptRole)
+    again.clicked.connect(lambda: window.import_paths(list(paths)))
+    box.addButton(QMessageBox.StandardButton.Close)
+    box.setWindowModality(Qt.WindowModality.NonModal)
+    box.show()
+    return box
 
 
 def run(paths: list[str], db: str | None = None, order: Order = Order.SEQ) -> int:

@@ -233,6 +233,7 @@ class MainWindow(QMainWindow):
         self.last_report = report
         self.recent.add([f.path for f in report.files])
         self.statusBar().showMessage(import_summary(report))
+        self.report_button.show()
         if report.errors:
             self._show_file_errors([str(e) for e in report.errors])
         elif report.rejected:

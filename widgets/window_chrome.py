@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.model import Order
+from widgets.import_report import show_import_report
 from widgets.texts import ORDER_TEXT
 
 from widgets.recent_files import RecentFiles
@@ -36,6 +37,10 @@ def build_menus(window: "MainWindow") -> None:
     window.rejected_action.setToolTip("The input lines that could not be imported, as text")
     window.rejected_action.triggered.connect(window.show_rejected)
     file_menu.addAction(window.rejected_action)
+    window.import_report_action = QAction("&Import report…", window)
+    window.import_report_action.setToolTip("How every record of the last import was counted")
+    window.import_report_action.triggered.connect(lambda: show_last_report(window))
+    file_menu.addAction(window.import_report_action)
     file_menu.addSeparator()
     window.quit_action = QAction("&Quit", window)
     window.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -107,7 +112,19 @@ def build_status(window: "MainWindow") -> None:
     window.cancel_button = QPushButton("Cancel", status)
     window.cancel_button.setToolTip("Stop the running import or audit")
     window.cancel_button.clicked.connect(window.cancel_jobs)
+    window.report_button = QPushButton("Details…", status)
+    window.report_button.setToolTip("The import report: how every record of each file was counted")
+    window.report_button.clicked.connect(lambda: show_last_report(window))
+    status.addPermanentWidget(window.report_button)
     status.addPermanentWidget(window.progress)
     status.addPermanentWidget(window.cancel_button)
+    window.report_button.hide()   # shown once an import has finished
     window.progress.hide()
     window.cancel_button.hide()
+
+
+def show_last_report(window: "MainWindow"):
+    """The import report of the window's last import (None before any)."""
+    if window.last_report is None:
+        return None
+    return show_import_report(window, window.last_report)

@@ -26,6 +26,7 @@ _BINARY_MAGIC = {
     b"PK\x03\x04": "a ZIP archive",
     b"SQLite format 3": "an SQLite database",
     b"\x7fELF": "an executable",
+    b"PAR1": "a Parquet file",   # read only by readers of binary files (canonical Parquet)
 }
 
 

@@ -17,6 +17,10 @@ REQUIRED = ("session_id", "kind")
 DIRECT = True
 
 
+#: A binary format: the text sniffers never look at it (explorer.formats.detect).
+BINARY = True
+
+
 def matches(path: Path, head: bytes) -> bool:
     return head.startswith(b"PAR1")
 
