@@ -19,7 +19,7 @@ from explorer import coerce, durability, formats, token_counts
 from explorer.formats import LogFileError
 from explorer.import_steps import (DEDUPLICATED, DETAILED, INSERTED, STAGED, Cancelled,
                                    Steps)
-from explorer.store import Db, Store, bump_data_version
+from explorer.store import Db, Store, bounded_memory, bump_data_version
 from explorer.tokens import NON_CJK_RE2
 
 #: Cancelled is raised here and caught by importers' callers (explorer.import_steps).
@@ -111,7 +111,7 @@ def import_paths(
         try:
             # Recorded (committed) while the file's transaction runs: a process killed in
             # it leaves the file named for the next open (explorer.durability).
-            with durability.importing(store, path):
+            with durability.importing(store, path), bounded_memory(store):
                 report.files.append(import_file(store, path, file_progress, should_stop))
         except LogFileError as exc:
             report.errors.append(exc)

@@ -14,6 +14,7 @@ import os
 import re
 import tempfile
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
@@ -223,6 +224,37 @@ def run_watched(db: Db, sql: str, params: dict, progress: Callable[[int, int], N
     # Not after a failure: in the aborted transaction a RESET would raise and hide why the
     # statement failed (the setting, never printed, then stays on this worker's cursor).
     db.con.execute("RESET enable_progress_bar")
+
+
+#: The memory DuckDB may use while a file is imported; past it, it spills to its temp
+#: directory, so a file of any size imports in bounded memory (issue 6: a 2 GB file).
+IMPORT_MEMORY = 512 * 2**20
+
+_UNITS = {"bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+@contextmanager
+def bounded_memory(db: Db, limit: int = IMPORT_MEMORY):
+    """Lower DuckDB's memory limit to ``limit`` bytes for the block (never raise it: a
+    lower limit the user set stays), and restore it after. The limit is the database's,
+    so queries running meanwhile on other cursors share it."""
+    current = db.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    number, unit = (str(current).split() + ["bytes"])[:2]
+    try:
+        before = float(number) * _UNITS.get(unit.lower(), 1)
+    except ValueError:
+        before = float("inf")
+    if before <= limit:
+        yield
+        return
+    db.con.execute(f"SET memory_limit = '{int(limit)}B'")   # an integer of ours
+    try:
+        yield
+    finally:   # the default, or else DuckDB's own words for the limit it had ("18.8 GiB")
+        db.con.execute("RESET memory_limit")
+        if db.con.execute("SELECT current_setting('memory_limit')").fetchone()[0] != current:
+            db.con.execute(f"SET memory_limit = '{number} {unit}'")
 
 
 def rollback(db: Db) -> None:
