@@ -313,3 +313,26 @@ def test_a_file_a_killed_import_left_unfinished_is_named_and_imported_again(qtbo
     assert [f.path for f in window.last_report.files] == [lost]
     assert durability.unfinished_imports(window.store) == []
     window.close()
+
+
+def test_every_broken_file_of_the_suite_in_the_window(qtbot):
+    """sample_data/broken/ opened in the window as a user would: each file is either read
+    (what could be, the rest in the rejected lines) or named with its reason; no crash."""
+    from explorer.store import Store as _Store
+    from explorer.ingest import import_paths
+    folder = Path(__file__).resolve().parents[1] / "sample_data" / "broken"
+    files = sorted(str(p) for p in folder.iterdir() if p.name != "README.md")
+    window = make_window([])
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.import_ended, timeout=WAIT) as ended:
+        window.import_paths(files)
+    assert ended.args == ["finished"]
+    report = window.last_report
+    named = sorted([f.path for f in report.files] + [e.path for e in report.errors])
+    assert named == files
+    expected = import_paths(_Store(), files)            # the same as headless
+    assert [(f.path, f.records, f.rejected, f.events) for f in report.files] == \
+        [(f.path, f.records, f.rejected, f.events) for f in expected.files]
+    dialogs = [w for w in window.findChildren(QDialog) if w.isVisible()]
+    assert dialogs   # the files that could not be read are listed in a message
+    window.close()
