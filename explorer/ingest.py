@@ -111,13 +111,23 @@ def import_paths(
         try:
             # Recorded (committed) while the file's transaction runs: a process killed in
             # it leaves the file named for the next open (explorer.durability).
-            with durability.importing(store, path), bounded_memory(store):
-                report.files.append(import_file(store, path, file_progress, should_stop))
+            with durability.importing(store, path):
+                report.files.append(_import_bounded(store, path, file_progress, should_stop))
         except LogFileError as exc:
             report.errors.append(exc)
     if progress:
         progress(1000 * len(paths), 1000 * len(paths))
     return report
+
+
+def _import_bounded(store: Db, path: Path, progress, should_stop) -> FileReport:
+    """Import with DuckDB's memory bounded (explorer.store.bounded_memory); a file with one
+    record too big for the bound (a line of 50 MB) is imported again without it."""
+    try:
+        with bounded_memory(store):
+            return import_file(store, path, progress, should_stop)
+    except duckdb.OutOfMemoryException:
+        return import_file(store, path, progress, should_stop)
 
 
 def import_file(
@@ -135,6 +145,21 @@ def import_file(
     earlier = store.frame("file_by_path", path=str(path)).to_dicts()
     if earlier and earlier[0]["sha256"] == digest and earlier[0]["status"] == "complete":
         return _stored_report(earlier[0])
+    try:
+        # Staged into scratch tables before the file's transaction, chunk by chunk in
+        # transactions of their own: what one chunk held is freed (or spilled) before the
+        # next, so a file of any size stages in bounded memory.
+        store.run("create_record_rows")   # filled by agent-format readers (events.stage)
+        staged = _typed_rows(store, path, reader, steps)
+        return _commit(store, path, reader, digest, steps, earlier, staged)
+    finally:
+        for temp in ("parsed", "cand", "dups", "record_rows"):
+            store.con.execute(f"DROP TABLE IF EXISTS {temp}").fetchall()  # our scratch tables
+
+
+def _commit(store: Db, path: Path, reader, digest: str, steps: Steps, earlier: list[dict],
+            staged: tuple[dict[str, str], bool]) -> FileReport:
+    """The file's transaction: forget what an earlier version gave, load what was staged."""
     store.con.execute("BEGIN TRANSACTION")
     try:
         for file_id in (row["file_id"] for row in earlier):
@@ -144,7 +169,7 @@ def import_file(
             store.run("clear_conflicts")
             store.run("rebuild_conflicts")
         try:
-            report = _load(store, path, reader, digest, steps)
+            report = _load(store, path, reader, digest, steps, *staged)
         except duckdb.Error as exc:
             # A reader DuckDB reads directly (Parquet) may meet damage only now, past the
             # footer its sniffer checked: that is the file's fault, said as such.
@@ -160,12 +185,11 @@ def import_file(
     return report
 
 
-def _load(store: Db, path: Path, reader, digest: str, steps: Steps) -> FileReport:
+def _load(store: Db, path: Path, reader, digest: str, steps: Steps,
+          typed: dict[str, str], details: bool) -> FileReport:
     ids = store.one("next_ids")
     file_id = ids["file_id"]
     token_counts.forget_from(store, ids["eid_base"])
-    store.run("create_record_rows")   # filled by agent-format readers (formats.events.stage)
-    typed, details = _typed_rows(store, path, reader, steps)
     seq = store.one("seq_stats", typed)
     mapped = store.one("record_rows_count")["n"] > 0
     if seq["records"] == 0 and not mapped:
@@ -196,8 +220,6 @@ def _load(store: Db, path: Path, reader, digest: str, steps: Steps) -> FileRepor
               duplicates=report.duplicates, events=report.events,
               skipped_by_reason=json.dumps(report.skipped_by_reason, ensure_ascii=False),
               seq_assigned=assign, status="complete")
-    for temp in ("parsed", "cand", "dups", "record_rows"):
-        store.con.execute(f"DROP TABLE IF EXISTS {temp}")  # our own scratch tables
     return report
 
 

@@ -239,7 +239,7 @@ def bounded_memory(db: Db, limit: int = IMPORT_MEMORY):
     """Lower DuckDB's memory limit to ``limit`` bytes for the block (never raise it: a
     lower limit the user set stays), and restore it after. The limit is the database's,
     so queries running meanwhile on other cursors share it."""
-    current = db.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    current = db.con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
     number, unit = (str(current).split() + ["bytes"])[:2]
     try:
         before = float(number) * _UNITS.get(unit.lower(), 1)
@@ -248,13 +248,13 @@ def bounded_memory(db: Db, limit: int = IMPORT_MEMORY):
     if before <= limit:
         yield
         return
-    db.con.execute(f"SET memory_limit = '{int(limit)}B'")   # an integer of ours
+    db.con.execute(f"SET memory_limit = '{int(limit)}B'").fetchall()   # an integer of ours
     try:
         yield
     finally:   # the default, or else DuckDB's own words for the limit it had ("18.8 GiB")
-        db.con.execute("RESET memory_limit")
-        if db.con.execute("SELECT current_setting('memory_limit')").fetchone()[0] != current:
-            db.con.execute(f"SET memory_limit = '{number} {unit}'")
+        db.con.execute("RESET memory_limit").fetchall()
+        if db.con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] != current:
+            db.con.execute(f"SET memory_limit = '{number} {unit}'").fetchall()
 
 
 def rollback(db: Db) -> None:
