@@ -17,8 +17,8 @@ import duckdb
 import queries
 from explorer import coerce, durability, formats, token_counts
 from explorer.formats import LogFileError
-from explorer.import_steps import (DEDUPLICATED, DETAILED, INSERTED, STAGED, Cancelled,
-                                   Steps)
+from explorer.import_steps import (DEDUPLICATED, DETAILED, INSERTED, REJECTED, STAGED,
+                                   Cancelled, Steps)
 from explorer.store import Db, Store, bounded_memory, bump_data_version
 from explorer.tokens import NON_CJK_RE2
 
@@ -178,7 +178,9 @@ def _commit(store: Db, path: Path, reader, digest: str, steps: Steps, earlier: l
             raise LogFileError(path, f"cannot read the {reader.NAME} file: "
                                      f"{str(exc).splitlines()[0][:300]}") from exc
         bump_data_version(store)
+        steps.check()   # the last chance: once the commit runs, the file is in
         store.con.execute("COMMIT")
+        steps.hook(1000)(1, 1)
     except BaseException:
         store.con.execute("ROLLBACK")
         raise
@@ -204,7 +206,8 @@ def _load(store: Db, path: Path, reader, digest: str, steps: Steps,
     _drop_copies(store, typed, file_id, ids["eid_base"] > 0, steps)
     counts = store.one("file_counts", file_id=file_id)
     if counts["events"] + counts["duplicates"] < seq["records"]:
-        steps.run(store, 1000, "insert_rejected", typed, file_id=file_id, seq_mixed=not assign)
+        steps.run(store, REJECTED, "insert_rejected", typed, file_id=file_id,
+                  seq_mixed=not assign)
     report = FileReport(str(path), reader.NAME, events=counts["events"],
                         duplicate_events=counts["duplicates"], seq_assigned=assign)
     if mapped:
@@ -249,10 +252,9 @@ def _drop_copies(store: Db, typed: dict[str, str], file_id: int, has_earlier: bo
     if has_earlier:
         store.run("candidate_keys_earlier", file_id=file_id)
     steps.run(store, DEDUPLICATED, "find_duplicates", file_id=file_id)
-    store.run("insert_duplicates")
-    store.run("delete_duplicate_details")
-    store.run("delete_duplicates")
-    store.run("update_conflicts")
+    for name in ("insert_duplicates", "delete_duplicate_details", "delete_duplicates",
+                 "update_conflicts"):
+        steps.run(store, steps.at + 5, name)
 
 
 def _typed_rows(store: Db, path: Path, reader, steps: Steps) -> tuple[dict[str, str], bool]:
