@@ -233,23 +233,6 @@ def _small(tmp_path: Path, name: str) -> Path:
         for i in range(1, 4)])
 
 
-def test_an_import_is_recorded_committed_while_it_runs(tmp_path):
-    """What the wiring in explorer.ingest.import_paths does: another connection sees the
-    record (committed before the file's transaction) while the import runs; it is gone after."""
-    db = Store(tmp_path / "corpus.duckdb")
-    log = _small(tmp_path, "a.jsonl")
-    seen: list[list[str]] = []
-
-    def progress(done: int, total: int) -> None:
-        other = db.cursor()
-        seen.append(durability.unfinished_imports(other))
-        other.close()
-    with durability.importing(db, log):
-        import_paths(db, [log], progress)
-    assert [str(log)] in seen
-    assert durability.unfinished_imports(db) == []
-
-
 def test_a_failed_or_cancelled_import_is_not_reported_as_unfinished(tmp_path):
     db = Store(tmp_path / "corpus.duckdb")
     log = _small(tmp_path, "a.jsonl")
@@ -309,6 +292,8 @@ def test_forgetting_an_unfinished_file(tmp_path):
 
 
 def test_import_paths_records_each_file_while_it_runs(tmp_path):
+    """Another connection sees the record (committed before the file's transaction) while
+    the import runs; it is gone after."""
     db = Store(tmp_path / "corpus.duckdb")
     log = _small(tmp_path, "a.jsonl")
     seen: list[list[str]] = []

@@ -9,6 +9,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
 from explorer.preview import compare
+from widgets.column_headers import column_header
 
 DELAY_MS = 100   # the table waits this long after the last change before recomputing
 #: Columns: (metric key, header, header tooltip).
@@ -145,10 +146,4 @@ class CompareModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation != Qt.Orientation.Horizontal or not (0 <= section < len(COLUMNS)):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section][1]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return COLUMNS[section][2]
-        return None
+        return column_header(COLUMNS, section, orientation, role)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.ingest import ACCOUNT_KEYS, FileReport, ImportReport
+from widgets.column_headers import column_header
 from widgets.plain_text import tooltip
 
 #: Column key, header and header tooltip (our own fixed texts).
@@ -103,13 +104,7 @@ class ImportReportModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section][1]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return COLUMNS[section][2]
-        return None
+        return column_header(COLUMNS, section, orientation, role)
 
     def as_text(self) -> str:
         """The table as tab-separated text (header, files, total)."""
