@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -17,6 +16,7 @@ import duckdb
 import queries
 from explorer import coerce, durability, formats, token_counts
 from explorer.formats import LogFileError
+from explorer.import_report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
 from explorer.import_steps import (DEDUPLICATED, DETAILED, INSERTED, REJECTED, STAGED,
                                    Cancelled, Steps)
 from explorer.store import Db, Store, bounded_memory, bump_data_version
@@ -28,68 +28,6 @@ __all__ = ["ACCOUNT_KEYS", "Cancelled", "FileReport", "ImportReport", "import_fi
 
 ProgressHook = Callable[[int, int], None]
 StopHook = Callable[[], bool]
-
-
-@dataclass
-class FileReport:
-    """What importing one file gave (keys as in the ``files`` table).
-
-    Every record the reader read is counted once: ``records = imported + skipped + rejected
-    + duplicates``. A record is a line of JSON Lines, a row of CSV or Parquet, or what an
-    agent-format reader yields as one :class:`~explorer.formats.events.Record` (a line, an
-    element of a document's message list, a cassette interaction); blank lines are none.
-    A record is *imported* when at least one of its events was kept; *duplicates* when
-    every event it gave repeats one already kept; *rejected* when none was kept and at
-    least one of its rows was rejected (the rejected table lists those rows: a record
-    imported with some events rejected keeps them there too, so that table can hold more
-    rows than ``rejected`` counts); *skipped* when it gave no event by design, counted by
-    reason in ``skipped_by_reason``. ``events`` counts the events kept and
-    ``duplicate_events`` the copies dropped (AUDITS.md's ``duplicates``). ``unchanged``:
-    the file was already imported with the same content; its counts are the stored ones.
-    """
-
-    path: str
-    format: str
-    records: int = 0
-    imported: int = 0
-    skipped: int = 0
-    rejected: int = 0
-    duplicates: int = 0
-    events: int = 0
-    skipped_by_reason: dict[str, int] = field(default_factory=dict)
-    duplicate_events: int = 0
-    seq_assigned: bool = False
-    unchanged: bool = False
-
-
-#: The accounting keys of a file, in the order reports show them.
-ACCOUNT_KEYS = ("records", "imported", "skipped", "rejected", "duplicates", "events")
-
-
-@dataclass
-class ImportReport:
-    """The files of one import call, and the files that could not be read at all."""
-
-    files: list[FileReport] = field(default_factory=list)
-    errors: list[LogFileError] = field(default_factory=list)
-
-    @property
-    def rejected(self) -> int:
-        """Records rejected by this import (files found unchanged are not read again)."""
-        return sum(f.rejected for f in self.files if not f.unchanged)
-
-    def totals(self) -> dict[str, int]:
-        """The accounting keys summed over the files."""
-        return {k: sum(getattr(f, k) for f in self.files) for k in ACCOUNT_KEYS}
-
-    def skipped_by_reason(self) -> dict[str, int]:
-        """Skipped records of every file by reason, most frequent first."""
-        total: dict[str, int] = {}
-        for f in self.files:
-            for reason, n in f.skipped_by_reason.items():
-                total[reason] = total.get(reason, 0) + n
-        return dict(sorted(total.items(), key=lambda kv: (-kv[1], kv[0])))
-
 
 
 def import_paths(
@@ -144,7 +82,7 @@ def import_file(
     digest = steps.file_hash()
     earlier = store.frame("file_by_path", path=str(path)).to_dicts()
     if earlier and earlier[0]["sha256"] == digest and earlier[0]["status"] == "complete":
-        return _stored_report(earlier[0])
+        return stored_report(earlier[0])
     try:
         # Staged into scratch tables before the file's transaction, chunk by chunk in
         # transactions of their own: what one chunk held is freed (or spilled) before the
@@ -233,16 +171,6 @@ def _count_records(store: Db, report: FileReport, eid_base: int) -> None:
     for key in ("records", "imported", "skipped", "rejected", "duplicates"):
         setattr(report, key, counts[key])
     report.skipped_by_reason = dict(store.run("skipped_reasons"))
-
-
-def _stored_report(row: dict) -> FileReport:
-    """The report of a file found unchanged: its stored counts."""
-    report = FileReport(row["path"], row["format"], unchanged=True,
-                        seq_assigned=row["seq_assigned"],
-                        skipped_by_reason=json.loads(row["skipped_by_reason"] or "{}"))
-    for key in ACCOUNT_KEYS:
-        setattr(report, key, row[key])
-    return report
 
 
 def _drop_copies(store: Db, typed: dict[str, str], file_id: int, has_earlier: bool,
