@@ -19,26 +19,22 @@ Offsets count bytes of the file, or of the decompressed text for a gzip file (``
 
 from __future__ import annotations
 
-import json
-import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
+from explorer.formats.json_values import MAX_DEPTH, Value, depth_error, split_values
+
+__all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Value", "blocks",
+           "depth_error", "is_gzip", "json_lines", "line_error", "lines", "records_of",
+           "split_values", "torn", "truncated", "where"]
+
 #: Bytes read (and decompressed) at a time.
 BLOCK = 32 * 1024 * 1024
-#: Deepest JSON nesting accepted: far above any real log, far below Python's recursion limit.
-MAX_DEPTH = 512
 TORN_TAIL = "torn_tail"
 BOM = b"\xef\xbb\xbf"
 
-_DECODER = json.JSONDecoder()
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_BRACKETS = re.compile(r"[\[\]{}]")
-_SPACE = re.compile(r"\s*")
-#: How many later record starts are tried in a line whose beginning is broken.
-_TRIES = 200
 
 
 @dataclass
@@ -70,16 +66,6 @@ class Line(NamedTuple):
     def text(self) -> str:
         """The line as text; bytes that are not UTF-8 shown as ``\\xNN``."""
         return self.data.decode("utf-8", "backslashreplace")
-
-
-class Value(NamedTuple):
-    """One JSON record of a line (``text``/``value``), or its unreadable part (``error``),
-    starting ``start`` bytes into the line."""
-
-    start: int
-    text: str
-    value: object
-    error: str | None
 
 
 def is_gzip(path: Path) -> bool:
@@ -206,81 +192,11 @@ def line_error(data: bytes, offset: int, gz: bool) -> str | None:
     return depth_error(text)
 
 
-def depth_error(text: str) -> str | None:
-    """Why a line's JSON cannot be read for its nesting, or None."""
-    if text.count("{") + text.count("[") > MAX_DEPTH and too_deep(text):
-        return f"JSON nested deeper than {MAX_DEPTH} levels"
-    return None
-
-
-def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
-    """Whether brackets outside strings nest deeper than ``limit``."""
-    depth = 0
-    for match in _BRACKETS.finditer(_STRING.sub("", text)):
-        depth += 1 if match.group() in "[{" else -1
-        if depth > limit:
-            return True
-    return False
-
-
 def torn(start: int, end: int, why: str, gz: bool) -> str:
     """The reason for a last line that ends mid-record: the record from byte ``start`` was
     cut at byte ``end`` (of the file or the decompressed text)."""
     return (f"{TORN_TAIL}: the last line ends mid-record: the record from {where(start, gz)} "
             f"is cut at {where(end, gz)} ({why})")
-
-
-def split_values(text: str) -> list[Value]:
-    """The JSON records of one line: usually one; several when records were glued onto one
-    line; a broken part (cut mid-record) as a Value with its error. ``start`` is in bytes.
-
-    A complete object is a record whatever follows it; a broken part runs to where a later
-    ``{`` starts a record that ends the line or is followed by another ``{``."""
-    out: list[Value] = []
-    pos = _SPACE.match(text, 0).end()
-    while pos < len(text):
-        try:
-            value, end = _DECODER.raw_decode(text, pos)
-            error = None
-        except ValueError as exc:
-            value, end, error = None, None, exc
-        except RecursionError:
-            value, end, error = None, None, f"JSON nested deeper than {MAX_DEPTH} levels"
-        if end is not None and (isinstance(value, dict) or _SPACE.match(text, end).end() == len(text)):
-            out.append(Value(_bytes(text, pos), text[pos:end], value, None))
-            pos = _SPACE.match(text, end).end()
-            continue
-        nxt = _next_record(text, pos + 1)
-        piece = text[pos:nxt].rstrip()
-        if error is None:
-            error = f"extra data after the JSON value at character {end - pos}"
-        out.append(Value(_bytes(text, pos), piece, None, f"invalid JSON: {error}"[:200]))
-        pos = nxt
-    return out
-
-
-def _next_record(text: str, start: int) -> int:
-    """Where, after ``start``, a complete record begins that ends the line or is followed by
-    another; ``len(text)`` when there is none."""
-    at = start
-    for _ in range(_TRIES):
-        at = text.find("{", at)
-        if at < 0:
-            break
-        try:
-            _, end = _DECODER.raw_decode(text, at)
-        except (ValueError, RecursionError):
-            at += 1
-            continue
-        after = _SPACE.match(text, end).end()
-        if after == len(text) or text[after] == "{":
-            return at
-        at += 1
-    return len(text)
-
-
-def _bytes(text: str, chars: int) -> int:
-    return chars if text.isascii() else len(text[:chars].encode("utf-8", "surrogateescape"))
 
 
 def records_of(text: str, offset: int, tail: str | None, gz: bool) -> list[Value]:
