@@ -52,6 +52,17 @@ def stored_kinds(db: Db, session_id: str | None = None) -> Counter:
     return Counter(dict(rows))
 
 
+#: The per-session counts the format tests derive from each file's own ids.
+PAIR_COUNTS = ("calls", "results", "dangling_calls", "orphan_results")
+
+
+def pair_counts(db: Db) -> dict[str, dict[str, int]]:
+    """Per session, the audit's PAIR_COUNTS (explorer.audits.session_counts)."""
+    from explorer import audits
+    return {row["session_id"]: {k: row[k] for k in PAIR_COUNTS}
+            for row in audits.session_counts(db).iter_rows(named=True)}
+
+
 def corpus_and_demo(leave_out=()) -> list[Path]:
     """Every file of ../shared/corpus and the demo data, but those in ``leave_out``."""
     from tests.conftest import CORPUS

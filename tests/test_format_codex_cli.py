@@ -18,7 +18,7 @@ from explorer.compaction.recorded import recorded
 from explorer.formats import codex_cli, detect, read_head
 from explorer.ingest import import_paths
 from explorer.turns import session_events
-from tests.helpers import corpus_and_demo, detected_as, jsonl, stored_kinds
+from tests.helpers import corpus_and_demo, detected_as, jsonl, pair_counts, stored_kinds
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 HERE = CORPUS / "codex-cli"
@@ -73,11 +73,8 @@ def test_corpus_file_detected_imported_and_counted(store, path):
     assert not report.errors and report.rejected == 0
     kinds, per_session = _expected(path)
     assert stored_kinds(store) == kinds
-    counts = audits.session_counts(store)
-    got = {row["session_id"]: {k: row[k] for k in ("calls", "results", "dangling_calls", "orphan_results")}
-           for row in counts.iter_rows(named=True)}
-    assert got == per_session
-    assert counts["turns"].to_list() == [kinds["USER"]]
+    assert pair_counts(store) == per_session
+    assert audits.session_counts(store)["turns"].to_list() == [kinds["USER"]]
 
 
 def test_corpus_figures_of_sources_md():

@@ -12,7 +12,7 @@ from explorer import audits
 from explorer.formats import detect, openhands
 from explorer.ingest import import_paths
 from tests.conftest import CORPUS
-from tests.helpers import corpus_and_demo, detected_as, stored_kinds
+from tests.helpers import corpus_and_demo, detected_as, PAIR_COUNTS, pair_counts, stored_kinds
 
 FILES = sorted((CORPUS / "openhands").glob("*.json"))
 _NOT_CALLS = {"message", "system", "condensation", "change_agent_state"}
@@ -51,11 +51,8 @@ def test_corpus_counts_equal_the_files_own_ids(store, path):
     report = import_paths(store, [path])
     assert not report.errors and report.rejected == 0
     want = _expected(json.loads(path.read_text(encoding="utf-8")))
-    row = audits.session_counts(store).row(0, named=True)
-    assert row["session_id"] == path.stem
     assert stored_kinds(store, path.stem) == want["kinds"]
-    for name in ("calls", "results", "dangling_calls", "orphan_results"):
-        assert row[name] == want[name], name
+    assert pair_counts(store) == {path.stem: {k: want[k] for k in PAIR_COUNTS}}
 
 
 def test_finish_dangles_in_every_sample_by_design(store):
