@@ -26,7 +26,7 @@ from explorer.formats import events as staging
 from explorer.formats.claude_code_blocks import ADDED, SKIPPED_SYSTEM, content_text, message_events, system_event
 from explorer.formats.claude_code_scan import parent_call, scan
 from explorer.formats.events import Record, reason_word
-from explorer.formats.lines import json_lines
+from explorer.formats.lines import placed_json_lines
 
 NAME = "claude-code"
 
@@ -86,12 +86,9 @@ def records(path: Path) -> Iterator[Record]:
     """The file's records as canonical events (two passes: see claude_code_scan)."""
     found = scan(path)
     link: dict | None = None   # parent link, for a sub-agent file's first event
-    previous, glued = 0, 0
-    for line, value in json_lines(path):
-        # A record glued onto another's line (a torn write) shares its line, the seq:
-        # its blocks are numbered after the first record's (sub from 1000 on).
-        glued = glued + 1 if line.number == previous else 0
-        previous = line.number
+    # A record glued onto another's line (a torn write) shares its line, the seq: its
+    # blocks are numbered after the first record's (sub from 1000 on).
+    for line, value, glued in placed_json_lines(path):
         if value.error:
             yield Record(line.number, error=value.error, text=value.text)
             continue

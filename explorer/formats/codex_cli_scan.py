@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from explorer.formats.lines import json_lines
+from explorer.formats.lines import placed_json_lines
 
 ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 ITEMS = frozenset({"message", "reasoning", "function_call", "function_call_output",
@@ -127,10 +127,7 @@ def lines(path: Path) -> Iterator[tuple[int, dict | None, str, str | None, int]]
     the file (explorer.formats.lines: invalid UTF-8, a torn tail, records glued onto one
     line); the record is None when it is not a JSON object. ``glued`` counts the records
     before it on its line (0 for the first)."""
-    previous, glued = 0, 0
-    for line, value in json_lines(path):
-        glued = glued + 1 if line.number == previous else 0
-        previous = line.number
+    for line, value, glued in placed_json_lines(path):
         rec = value.value if value.error is None else None
         yield line.number, rec if isinstance(rec, dict) else None, value.text, value.error, glued
 

@@ -27,7 +27,8 @@ from typing import Iterator, NamedTuple
 from explorer.formats.json_values import MAX_DEPTH, Value, depth_error, split_values
 
 __all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Value", "blocks",
-           "depth_error", "is_gzip", "json_lines", "line_error", "lines", "records_of",
+           "depth_error", "is_gzip", "json_lines", "line_error", "lines", "placed_json_lines",
+           "records_of",
            "split_values", "torn", "truncated", "where"]
 
 #: Bytes read (and decompressed) at a time.
@@ -232,3 +233,13 @@ def json_lines(path: Path) -> Iterator[tuple[Line, Value]]:
             continue
         for value in records_of(line.data.decode("utf-8"), line.offset, line.tail, gz):
             yield line, value
+
+
+def placed_json_lines(path: Path) -> Iterator[tuple[Line, Value, int]]:
+    """:func:`json_lines` with each record's place on its line: 0, or how many records
+    come before it there when records were glued onto one line (a torn write)."""
+    previous, place = 0, 0
+    for line, value in json_lines(path):
+        place = place + 1 if line.number == previous else 0
+        previous = line.number
+        yield line, value, place
