@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import platform
-from importlib import metadata
 
 import duckdb
 import numpy
@@ -12,13 +11,7 @@ import pyqtgraph
 import PySide6
 from PySide6.QtCore import qVersion
 
-
-def version() -> str:
-    """Turnscope's version, from the installed package metadata."""
-    try:
-        return metadata.version("turnscope")
-    except metadata.PackageNotFoundError:
-        return "unknown (not installed)"
+from explorer.version import version
 
 
 def about_text() -> str:
