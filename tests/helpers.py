@@ -86,6 +86,19 @@ def detected_as(names: str | set[str], paths) -> list[Path]:
     return found
 
 
+def demo_counts() -> dict[str, int]:
+    """The corpus counts of AUDITS.md for the demo data, computed in this process (what an
+    installed or bundled `turnscope audit --demo --json` must print)."""
+    from explorer import audits
+    from explorer.demo import demo_paths
+    from explorer.store import Store
+    store = Store()
+    load(store, *demo_paths())
+    counts = audits.corpus_counts(store)
+    store.close()
+    return counts
+
+
 def png_size(path) -> tuple[int, int]:
     """Width and height of a PNG, from its header (no Qt needed)."""
     import struct

@@ -16,9 +16,7 @@ from pathlib import Path
 import pytest
 
 from explorer import audits
-from explorer.demo import demo_paths
-from explorer.store import Store
-from tests.helpers import load, png_size
+from tests.helpers import demo_counts, png_size
 
 ROOT = Path(__file__).resolve().parents[1]
 PATTERNS = ("explorer/**/*.py", "widgets/**/*.py", "queries/*.py", "queries/*.sql",
@@ -73,8 +71,6 @@ def test_the_wheel_installed_in_a_fresh_venv_runs(wheel, tmp_path):
 
     assert run("--version").split() == ["turnscope", metadata.version("turnscope")]
     audit = json.loads(run("audit", "--demo", "--json"))
-    store = Store()
-    load(store, *demo_paths())
-    assert {k: audit[k] for k in audits.COUNT_NAMES} == audits.corpus_counts(store)
+    assert {k: audit[k] for k in audits.COUNT_NAMES} == demo_counts()
     run("screenshot", str(tmp_path / "window.png"), "--size", "1280x800")
     assert png_size(tmp_path / "window.png") == (1280, 800)
