@@ -22,9 +22,9 @@ from pathlib import Path
 
 import duckdb
 
-from explorer import audits
-from explorer.ingest import import_paths
-from explorer.store import Store
+from explorer.audits import counts as audits
+from explorer.ingest.imports import import_paths
+from explorer.store.db import Store
 
 
 def _peak_gb() -> float:

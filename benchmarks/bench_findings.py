@@ -2,10 +2,10 @@
 
     python -m benchmarks.bench_findings [--sessions 20000] [--turns 20] [--repeat 30]
 
-On a generated corpus with faults (``explorer.generate``: lost calls, unanswered calls,
+On a generated corpus with faults (``explorer.cli.generate``: lost calls, unanswered calls,
 retries, a coarse clock, collapsed keys) and, when ``/work/bench/corpus-1m.parquet`` exists,
 on that corpus imported into an in-memory store, prints for each order: the time of
-``explorer.audits.findings`` read to the end (for comparison), of ``findings_cache.ensure``
+``explorer.audits.counts.findings`` read to the end (for comparison), of ``findings_cache.ensure``
 (the worker's job, with its progress and stop hooks), of a second ``ensure`` on the unchanged
 database (the reopen case), and p50/p95 of opening the panel's first block: a fresh model
 over the table, its rule ranges, and every cell of the first 40 rows read (all rules, one
@@ -20,11 +20,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from explorer import audits, findings_cache
-from explorer.generate import generate_table, write_table
-from explorer.ingest import import_paths
+from explorer.audits import counts as audits
+from explorer.audits import findings_cache
+from explorer.cli.generate import generate_table, write_table
+from explorer.ingest.imports import import_paths
 from explorer.model import Order
-from explorer.store import Store
+from explorer.store.db import Store
 from widgets.findings_model import COLUMNS, FindingsModel
 
 BIG = Path("/work/bench/corpus-1m.parquet")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import resource
 import subprocess
@@ -81,8 +80,9 @@ class RssSampler(threading.Thread):
 
 def child(path: Path, db: str | None, cancel_at: float | None, memory_limit: str | None) -> dict:
     """Import ``path`` in this process; the figures as a dict."""
-    from explorer.ingest import Cancelled, import_paths
-    from explorer.store import Store
+    from explorer.ingest.imports import import_paths
+    from explorer.jobs import Cancelled
+    from explorer.store.db import Store
 
     sampler = RssSampler()
     sampler.start()

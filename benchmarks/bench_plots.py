@@ -23,10 +23,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np  # noqa: E402
 from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 
-from explorer.generate import generate  # noqa: E402
-from explorer.ingest import import_paths  # noqa: E402
-from explorer.session_data import load_session  # noqa: E402
-from explorer.store import Store  # noqa: E402
+from explorer.cli.generate import generate  # noqa: E402
+from explorer.ingest.imports import import_paths  # noqa: E402
+from explorer.session.data import load_session  # noqa: E402
+from explorer.store.db import Store  # noqa: E402
 from widgets.app import application  # noqa: E402
 from widgets.cost_plot import SessionCostPlot  # noqa: E402
 from widgets.sweep_panel import CHECKED, STRATEGIES, SweepPanel  # noqa: E402

@@ -3,10 +3,10 @@
     python -m benchmarks.bench_preview [--turns 1800] [--repeat 5]
 
 On one generated session of about 10,000 events (``generate --sessions 1 --turns 1800``,
-loaded once as a SessionData), prints p50/p95 of: :func:`explorer.preview.overlay` for every
+loaded once as a SessionData), prints p50/p95 of: :func:`explorer.session.preview.overlay` for every
 strategy family over 50 budgets from 100 to 1,000,000 tokens; the panel's whole
 ``set_budget`` path (overlay, metrics strip, ``overlay_changed``) over the same budgets; and
-one :func:`explorer.preview.compare` of every strategy (the debounced table). Target: the
+one :func:`explorer.session.preview.compare` of every strategy (the debounced table). Target: the
 live path <= 30 ms p95.
 """
 
@@ -21,13 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.generate import generate
-from explorer.ingest import import_paths
-from explorer.preview import compare, overlay, strategy_texts
-from explorer.session_data import load_session
-from explorer.store import Store
-
-
+from explorer.cli.generate import generate
+from explorer.ingest.imports import import_paths
+from explorer.session.data import load_session
+from explorer.session.preview import compare, overlay, strategy_texts
+from explorer.store.db import Store
 
 BUDGETS = np.unique(np.round(np.logspace(2, 6, 50)).astype(int)).tolist()
 

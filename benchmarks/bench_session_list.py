@@ -28,11 +28,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
-from explorer import audit_cache  # noqa: E402
-from explorer.audit_cache import COLUMNS  # noqa: E402
-from explorer.ingest import import_paths  # noqa: E402
+from explorer.audits import cache as audit_cache  # noqa: E402
+from explorer.audits.cache import COLUMNS  # noqa: E402
+from explorer.ingest.imports import import_paths  # noqa: E402
 from explorer.model import CostSettings, Order  # noqa: E402
-from explorer.store import Store  # noqa: E402
+from explorer.store.db import Store  # noqa: E402
 from widgets.app import application, make_window  # noqa: E402
 from widgets.sessions_model import SessionsModel  # noqa: E402
 from widgets.sessions_view import SessionsView  # noqa: E402

@@ -20,15 +20,15 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.bench_core import _corpus, _peak_gb, _timed
+from explorer.cli.generate import generate
 from explorer.compaction import SessionLog, view
 from explorer.compaction.per_session import session_logs, sweep_by_sessions
 from explorer.compaction.settings import DEFAULTS
 from explorer.compaction.sweep import VECTORIZED, sweep
-from explorer.generate import generate
-from explorer.ingest import import_paths
+from explorer.ingest.imports import import_paths
 from explorer.model import CostSettings
-from explorer.store import Store
-from explorer.turns import session_events
+from explorer.store.db import Store
+from explorer.tokens.session_events import session_events
 
 BUDGETS = (400, 1600, 4000, 8000)
 

@@ -1,4 +1,4 @@
-"""How fast the real tokenizers count a corpus's text (explorer.token_counts).
+"""How fast the real tokenizers count a corpus's text (explorer.tokens.counts).
 
     python -m benchmarks.bench_tokenizer [PATH ...] [--repeat N]
 
@@ -14,15 +14,15 @@ import statistics
 import time
 from pathlib import Path
 
-from explorer import token_counts
-from explorer.ingest import import_paths
+from explorer.ingest.imports import import_paths
 from explorer.model import TOKENIZERS, CostSettings
-from explorer.store import Store
-from explorer.turns import session_events
+from explorer.store.db import Store
+from explorer.tokens import counts as token_counts
+from explorer.tokens.session_events import session_events
 
 
 def _default_paths() -> list[str]:
-    from explorer.demo import demo_paths
+    from explorer.cli.demo import demo_paths
     corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus"
     files = sorted(p for p in corpus.rglob("*") if p.is_file() and p.name != "SOURCES.md")
     return [str(p) for p in files + list(demo_paths())]

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_tree.py [--turns 1700] [--moves 200] [--events 1000]
 
-Builds one ~10,000-event session with ``explorer.generate`` (faults on: lost calls,
+Builds one ~10,000-event session with ``explorer.cli.generate`` (faults on: lost calls,
 unanswered calls, a coarse clock), shows it in a :class:`widgets.session_panel.SessionPanel`
 (offscreen, 1280 x 800) with every turn expanded, and times ``set_overlay`` for a slider
 sweeping the budget down and up on a log scale (M2, spring-tokens, agentscope-tokens:50),
@@ -27,13 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from explorer.cli.generate import generate  # noqa: E402
 from explorer.compaction import Strategy, window  # noqa: E402
 from explorer.compaction.window import evaluate, in_view  # noqa: E402
-from explorer.generate import generate  # noqa: E402
-from explorer.ingest import import_paths  # noqa: E402
-from explorer.session_data import load_session  # noqa: E402
-from explorer.store import Store  # noqa: E402
-from explorer.view_overlay import VIEW_ERRORS, SyntheticItem, ViewOverlay  # noqa: E402
+from explorer.ingest.imports import import_paths  # noqa: E402
+from explorer.session.data import load_session  # noqa: E402
+from explorer.session.view_overlay import VIEW_ERRORS, SyntheticItem, ViewOverlay  # noqa: E402
+from explorer.store.db import Store  # noqa: E402
 from widgets.session_panel import SessionPanel  # noqa: E402
 
 STRATEGIES = ("M2", "spring-tokens", "agentscope-tokens:50")

@@ -24,7 +24,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QCoreApplication  # noqa: E402
 
-from explorer.generate import generate  # noqa: E402
+from explorer.cli.generate import generate  # noqa: E402
 from widgets.app import make_window  # noqa: E402
 from widgets.screenshot import settle  # noqa: E402
 

@@ -2,7 +2,7 @@
 
     python benchmarks/big_jsonl.py [--gb 2] [--out /work/bench/big-2gb.jsonl] [--seed 1]
 
-Appends batches of ``explorer.generate.generate_table(text=True)`` (500 sessions of 20
+Appends batches of ``explorer.cli.generate.generate_table(text=True)`` (500 sessions of 20
 turns each, about 150 MB of JSON Lines) until the file reaches the size asked for; batch
 ``b`` renames its sessions ``b<b>-s…`` and its event ids ``b<b>-evt-…`` and continues the
 global ``seq``, so the batches are distinct sessions of one append-only log. Memory stays at
@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from explorer import generate  # noqa: E402
+from explorer.cli import generate  # noqa: E402
 
 SESSIONS_PER_BATCH = 500
 

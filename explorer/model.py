@@ -95,7 +95,7 @@ class CostSettings:
 
     def fragments(self) -> dict[str, str]:
         """The cost statements' BPE (the tokenizer's count, or NULL) and BPEJOIN (the join
-        of the count table, filled by :func:`explorer.token_counts.ensure`) markers."""
+        of the count table, filled by :func:`explorer.tokens.counts.ensure`) markers."""
         if self.tokenizer is None:
             return {"bpe": "NULL::BIGINT", "bpejoin": ""}
         return {"bpe": "bpe.bpe_tokens",

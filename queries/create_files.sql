@@ -1,5 +1,5 @@
 -- One row per imported input file; status is 'complete' once its events are committed.
--- records = imported + skipped + rejected + duplicates (explorer.ingest.FileReport);
+-- records = imported + skipped + rejected + duplicates (explorer.ingest.imports.FileReport);
 -- skipped_by_reason is a JSON object: reason -> records.
 CREATE TABLE IF NOT EXISTS files (
     file_id INTEGER PRIMARY KEY,

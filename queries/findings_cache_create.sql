@@ -1,5 +1,5 @@
 -- Materialise every finding of one order (the FINDINGS marker holds findings.sql) into the
--- table at the TABLE marker (a name from explorer.findings_cache only). n numbers the
+-- table at the TABLE marker (a name from explorer.audits.findings_cache only). n numbers the
 -- findings 1, 2, 3 ... by rule (in the order of the bound list $rules), session, first event
 -- and events, so each rule's findings hold one contiguous range of n; rows are stored in n order.
 CREATE OR REPLACE TABLE /*TABLE*/ AS

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from explorer.demo import DEMO_FILES
-from explorer.generate import generate_table, write_table
+from explorer.cli.demo import DEMO_FILES
+from explorer.cli.generate import generate_table, write_table
 
 HERE = Path(__file__).resolve().parent
 LATE_SHARE = 0.15  # the share of demo_main's rows written to the second file

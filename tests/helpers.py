@@ -6,11 +6,11 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from explorer import audits
-from explorer.demo import demo_paths
+from explorer.audits import counts as audits
+from explorer.cli.demo import demo_paths
 from explorer.formats import LogFileError, detect
-from explorer.ingest import import_paths
-from explorer.store import Db
+from explorer.ingest.imports import import_paths
+from explorer.store.db import Db
 
 
 def jsonl(path: Path, rows: list[dict]) -> Path:
@@ -57,8 +57,8 @@ PAIR_COUNTS = ("calls", "results", "dangling_calls", "orphan_results")
 
 
 def pair_counts(db: Db) -> dict[str, dict[str, int]]:
-    """Per session, the audit's PAIR_COUNTS (explorer.audits.session_counts)."""
-    from explorer import audits
+    """Per session, the audit's PAIR_COUNTS (explorer.audits.counts.session_counts)."""
+    from explorer.audits import counts as audits
     return {row["session_id"]: {k: row[k] for k in PAIR_COUNTS}
             for row in audits.session_counts(db).iter_rows(named=True)}
 
@@ -89,9 +89,9 @@ def detected_as(names: str | set[str], paths) -> list[Path]:
 def demo_counts() -> dict[str, int]:
     """The corpus counts of AUDITS.md for the demo data, computed in this process (what an
     installed or bundled `turnscope audit --demo --json` must print)."""
-    from explorer import audits
-    from explorer.demo import demo_paths
-    from explorer.store import Store
+    from explorer.audits import counts as audits
+    from explorer.cli.demo import demo_paths
+    from explorer.store.db import Store
     store = Store()
     load(store, *demo_paths())
     counts = audits.corpus_counts(store)

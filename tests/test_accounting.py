@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from explorer.cli import main
+from explorer.cli.generate import generate
+from explorer.cli.main import main
 from explorer.formats import LogFileError, codex_cli, detect
-from explorer.generate import generate
-from explorer.ingest import ACCOUNT_KEYS, import_paths
-from explorer.store import Store
+from explorer.ingest.imports import ACCOUNT_KEYS, import_paths
+from explorer.store.db import Store
 from tests.helpers import corpus_and_demo, detected_as, jsonl
 from tests.test_format_spring_ai import sample_rows, write_csv
 
@@ -213,7 +213,8 @@ def test_staging_maps_every_row_to_its_record(store):
 def test_partly_rejected_record_in_an_import(store, monkeypatch):
     """The rule for a record whose events are partly rejected (FileReport's docstring):
     imported, the rejected event still listed in the rejected table."""
-    from explorer.formats import events as staging, openhands
+    from explorer.formats import events as staging
+    from explorer.formats import openhands
 
     def records(path):
         yield staging.Record(1, [{"session_id": "s", "seq": 1, "kind": "USER", "text": "a"},
@@ -271,7 +272,8 @@ def _report(extra_files):
 
 def test_import_report_model_and_total_row(qtmodeltester, extra_files):
     from PySide6.QtCore import Qt
-    from widgets.import_report import COLUMNS, ImportReportModel
+
+    from widgets.import_report_dialog import COLUMNS, ImportReportModel
 
     report = _report(extra_files)
     model = ImportReportModel(report)
@@ -293,7 +295,7 @@ def test_import_report_model_and_total_row(qtmodeltester, extra_files):
 
 
 def test_import_report_dialog_shows_files_and_errors(qtbot, extra_files):
-    from widgets.import_report import show_import_report
+    from widgets.import_report_dialog import show_import_report
 
     report = _report(extra_files)
     dialog = show_import_report(None, report)
@@ -307,7 +309,8 @@ def test_import_report_dialog_shows_files_and_errors(qtbot, extra_files):
 
 def test_html_in_a_path_stays_text(qtmodeltester, tmp_path):
     from PySide6.QtCore import Qt
-    from widgets.import_report import ImportReportModel
+
+    from widgets.import_report_dialog import ImportReportModel
 
     folder = tmp_path / "<b>bold"
     folder.mkdir()

@@ -5,16 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QColor, QDropEvent, QFont, QImage, QPainter
 from PySide6.QtWidgets import QDialog
 
-from explorer.cli import main
-from explorer.demo import demo_paths
-from explorer.generate import generate
-from explorer.store import Store, data_version
+from explorer.cli.demo import demo_paths
+from explorer.cli.generate import generate
+from explorer.cli.main import main
+from explorer.store.db import Store, data_version
 from widgets.app import make_window
 from widgets.cost_plot import value_of
 
@@ -174,7 +173,8 @@ def out_of_view_rows(window) -> set[int]:
 
 
 def test_moving_the_slider_greys_exactly_what_the_engine_drops(qtbot, demo_window):
-    from explorer.compaction import Strategy, view, window as decide
+    from explorer.compaction import Strategy, view
+    from explorer.compaction import window as decide
     from explorer.compaction.window import in_view
 
     window = demo_window
@@ -286,7 +286,7 @@ def test_the_import_report_is_one_click_away(qtbot, demo_window):
     model = dialog.table.model()
     report = demo_window.last_report
     assert model.rowCount() == len(report.files) + 1
-    from widgets.import_report import COLUMNS
+    from widgets.import_report_dialog import COLUMNS
     events = [key for key, _, _ in COLUMNS].index("events")
     shown = [model.index(r, events).data(Qt.ItemDataRole.UserRole) for r in range(model.rowCount())]
     assert shown == [f.events for f in report.files] + [report.totals()["events"]]
@@ -296,7 +296,7 @@ def test_the_import_report_is_one_click_away(qtbot, demo_window):
 def test_a_file_a_killed_import_left_unfinished_is_named_and_imported_again(qtbot, tmp_path):
     """The mark import_paths leaves while a file's transaction runs (here left as a killed
     process leaves it): the window names the file and its Import again button imports it."""
-    from explorer import durability
+    from explorer.store import durability
     db = tmp_path / "kept.duckdb"
     lost = str(demo_paths()[0])
     store = Store(db)
@@ -318,8 +318,8 @@ def test_a_file_a_killed_import_left_unfinished_is_named_and_imported_again(qtbo
 def test_every_broken_file_of_the_suite_in_the_window(qtbot):
     """sample_data/broken/ opened in the window as a user would: each file is either read
     (what could be, the rest in the rejected lines) or named with its reason; no crash."""
-    from explorer.store import Store as _Store
-    from explorer.ingest import import_paths
+    from explorer.ingest.imports import import_paths
+    from explorer.store.db import Store as _Store
     folder = Path(__file__).resolve().parents[1] / "sample_data" / "broken"
     files = sorted(str(p) for p in folder.iterdir() if p.name != "README.md")
     window = make_window([])

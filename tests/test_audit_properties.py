@@ -7,9 +7,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer import audits
-from explorer.ingest import import_paths
-from explorer.store import Store
+from explorer.audits import counts as audits
+from explorer.ingest.imports import import_paths
+from explorer.store.db import Store
 from tests import reference
 from tests.helpers import events_as_dicts
 

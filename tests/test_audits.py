@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from explorer import audits
-from explorer.demo import demo_paths
-from explorer.turns import session_events
+from explorer.audits import counts as audits
+from explorer.cli.demo import demo_paths
+from explorer.tokens.session_events import session_events
 from tests import reference
 from tests.helpers import events_as_dicts, finding_counts, jsonl, load
 
@@ -183,6 +183,7 @@ def test_one_session_under_two_file_names_is_shared_not_merged(store, tmp_path):
     """Issue 5: a real log copied under a second name is reported — shared_keys, and its
     events as duplicates — not merged silently."""
     import shutil
+
     from tests.helpers import corpus_and_demo
     original = next(p for p in corpus_and_demo() if "claude-code" in str(p))
     copies = [shutil.copy(original, tmp_path / name) for name in ("a.jsonl", "b.jsonl")]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer.ingest import import_paths
-from explorer.store import Store
+from explorer.ingest.imports import import_paths
+from explorer.store.db import Store
 from tests.helpers import corpus_and_demo
 
 LINE_BASED = [p for p in corpus_and_demo() if p.parent.name in ("claude-code", "codex-cli")]

@@ -13,9 +13,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from explorer.cli import main
+from explorer.cli.main import main
 from explorer.formats import lines
-from explorer.ingest import import_paths
+from explorer.ingest.imports import import_paths
 from sample_data import broken_files
 
 BROKEN = Path(broken_files.__file__).resolve().parent / "broken"

@@ -30,7 +30,7 @@ def test_core_modules_load_no_qt():
                             cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
-    assert "explorer.cli" in modules and "explorer.audits" in modules
+    assert "explorer.cli.main" in modules and "explorer.audits.counts" in modules
 
 
 def test_import_contracts_hold():

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from explorer import audits
-from explorer.cli import main
+from explorer.audits import counts as audits
+from explorer.cli.main import main
 from tests.helpers import jsonl
 
 ROWS = [

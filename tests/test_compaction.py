@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from explorer.cli.generate import generate
 from explorer.compaction import SessionLog, view
 from explorer.compaction.per_session import session_logs
-from explorer.generate import generate
 from explorer.model import CostSettings
-from explorer.turns import session_events
+from explorer.tokens.session_events import session_events
 from tests.helpers import jsonl, load
 
 
@@ -86,7 +86,7 @@ def test_recorded_view(store, tmp_path):
 @pytest.fixture(scope="module")
 def clean_logs(tmp_path_factory):
     """A clean generated corpus read in seq order: each CALL right before its RESULT."""
-    from explorer.store import Store
+    from explorer.store.db import Store
     path = tmp_path_factory.mktemp("clean") / "clean.jsonl"
     generate(path, sessions=60, turns=8, seed=3)
     store = Store()

@@ -15,25 +15,28 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from explorer import audits, durability
-from explorer import store as store_module
-from explorer.cli import main
-from explorer.generate import generate
-from explorer.ingest import Cancelled, import_paths, open_database
-from explorer.store import Store, StoreError
+from explorer.audits import counts as audits
+from explorer.cli.generate import generate
+from explorer.cli.main import main
+from explorer.ingest.imports import import_paths, open_database
+from explorer.jobs import Cancelled
+from explorer.store import db as store_module
+from explorer.store import durability
+from explorer.store.db import Store, StoreError
 from tests.helpers import events_as_dicts, jsonl, load
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The longest a subprocess test waits for its child's next line before failing.
 CHILD_TIMEOUT = 60.0
 
-# Imports each file given as the wired import will (explorer.durability.importing around the
+# Imports each file given as the wired import will (explorer.store.durability.importing around the
 # file), printing "progress DONE TOTAL PATH" from the import's hook and "done PATH" after.
 IMPORTER = r"""
 import sys
-from explorer import durability
-from explorer.ingest import Cancelled, import_paths, open_database
-from explorer.store import Store
+from explorer.store import durability
+from explorer.ingest.imports import import_paths, open_database
+from explorer.jobs import Cancelled
+from explorer.store.db import Store
 
 store = Store(sys.argv[1])
 for path in sys.argv[2:]:
@@ -50,8 +53,9 @@ store.close()
 # imports one more file, showing the database still takes writes after a refused open.
 HOLDER = r"""
 import sys
-from explorer.ingest import Cancelled, import_paths, open_database
-from explorer.store import Store
+from explorer.ingest.imports import import_paths, open_database
+from explorer.jobs import Cancelled
+from explorer.store.db import Store
 
 store = Store(sys.argv[1])
 import_paths(store, [sys.argv[2]])
@@ -421,7 +425,7 @@ def test_no_progress_bar_is_printed(tmp_path):
 def test_audit_names_a_file_a_killed_import_left_unfinished(tmp_path, capsys):
     """The mark a killed import leaves (made here as import_paths makes it, without the
     COMMIT that would follow): `audit --db` says which file is missing and exits 2."""
-    from explorer.cli import main
+    from explorer.cli.main import main
     path = tmp_path / "kept.duckdb"
     db = Store(path)
     lost = str(tmp_path / "lost log.jsonl")

@@ -1,4 +1,4 @@
-"""The findings cache, its lazy model and the findings panel, against explorer.audits.findings."""
+"""The findings cache, its lazy model and the findings panel, against explorer.audits.counts.findings."""
 
 from __future__ import annotations
 
@@ -9,11 +9,14 @@ import duckdb
 import pytest
 from PySide6.QtCore import Qt
 
-from explorer import audits, derived, findings_cache, store
-from explorer.demo import demo_paths
-from explorer.ingest import Cancelled
+from explorer.audits import counts as audits
+from explorer.audits import findings_cache
+from explorer.audits import stamped_tables as derived
+from explorer.cli.demo import demo_paths
+from explorer.jobs import Cancelled
 from explorer.model import Order
-from explorer.store import Store, data_version
+from explorer.store import db as store
+from explorer.store.db import Store, data_version
 from tests.helpers import jsonl, load
 from widgets.findings_model import BLOCK, COLUMNS, FindingsModel, events_summary
 from widgets.findings_panel import FindingsPanel

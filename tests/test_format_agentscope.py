@@ -14,7 +14,7 @@ import json
 import pytest
 
 from explorer.formats.agentscope import EVICTED, MARKER_KEY, PRUNED, SUMMARY, mark
-from explorer.ingest import import_paths
+from explorer.ingest.imports import import_paths
 
 NAME = "__compaction_summary__"
 

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from explorer import audits, formats
-from explorer.demo import demo_paths
+from explorer import formats
+from explorer.audits import counts as audits
+from explorer.cli.demo import demo_paths
 from explorer.formats import anthropic_messages, openai_chat, read_head
-from explorer.ingest import import_paths
-from explorer.preview import overlay
-from explorer.session_data import load_session
+from explorer.ingest.imports import import_paths
+from explorer.session.data import load_session
+from explorer.session.preview import overlay
 from tests.conftest import CORPUS
 from tests.helpers import stored_kinds
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from explorer import audits
+from explorer.audits import counts as audits
 from explorer.compaction.log import SessionLog
 from explorer.compaction.recorded import recorded
 from explorer.formats import claude_code, detect
-from explorer.ingest import import_paths
-from explorer.turns import session_events
+from explorer.ingest.imports import import_paths
+from explorer.tokens.session_events import session_events
 from tests.helpers import corpus_and_demo, detected_as, pair_counts, stored_kinds
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

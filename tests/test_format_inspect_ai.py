@@ -10,11 +10,11 @@ from datetime import datetime
 
 import pytest
 
-from explorer import audits
+from explorer.audits import counts as audits
 from explorer.formats import detect, inspect_ai, read_head
-from explorer.ingest import import_paths
+from explorer.ingest.imports import import_paths
 from tests.conftest import CORPUS
-from tests.helpers import corpus_and_demo, detected_as, PAIR_COUNTS, pair_counts, stored_kinds
+from tests.helpers import PAIR_COUNTS, corpus_and_demo, detected_as, pair_counts, stored_kinds
 
 FILES = sorted((CORPUS / "inspect-ai").glob("*.json"))
 

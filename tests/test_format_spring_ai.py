@@ -17,12 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from explorer import audits
-from explorer.formats import detect
-from explorer.formats import spring_ai, spring_ai_owners
-from explorer.ingest import import_paths
+from explorer.audits import counts as audits
+from explorer.formats import detect, spring_ai, spring_ai_owners
+from explorer.ingest.imports import import_paths
 from tests.helpers import corpus_and_demo, detected_as, stored_kinds
-
 
 COLUMNS = ["seq", "id", "session_id", "timestamp", "message_type", "message_content",
            "message_data", "synthetic", "archived", "branch", "metadata"]
@@ -194,7 +192,7 @@ def test_recorded_view_is_the_rows_not_archived(store, tmp_path):
     """STRATEGIES.md "Recorded": with archived rows, the view is the non-archived events,
     in seq order: the summary pair, then the kept window."""
     from explorer.compaction import view
-    from explorer.session_data import load_session
+    from explorer.session.data import load_session
 
     import_paths(store, [write_jsonl(tmp_path / "events.jsonl", sample_rows())])
     data = load_session(store, "s1")

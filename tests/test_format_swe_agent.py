@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from explorer import audits
+from explorer.audits import counts as audits
 from explorer.formats import detect, swe_agent
-from explorer.ingest import import_paths
+from explorer.ingest.imports import import_paths
 from tests.conftest import CORPUS
 from tests.helpers import corpus_and_demo, detected_as, stored_kinds
 

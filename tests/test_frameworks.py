@@ -13,10 +13,16 @@ import re
 
 import pytest
 
-from explorer.compaction import CompactionSettings, SessionLog, Strategy, reference, view
-from explorer.compaction import frameworks
-from explorer.generate import generate
-from explorer.turns import session_events
+from explorer.cli.generate import generate
+from explorer.compaction import (
+    CompactionSettings,
+    SessionLog,
+    Strategy,
+    frameworks,
+    reference,
+    view,
+)
+from explorer.tokens.session_events import session_events
 from tests.helpers import jsonl, load
 
 KIND = {"S": "SYSTEM", "U": "USER", "A": "ASSISTANT", "C": "CALL", "R": "RESULT"}
@@ -153,7 +159,7 @@ def test_spring_tokens_raw_cut_on_a_system_event_drops_no_partial_turn(make_log)
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
     """Sessions of a generated corpus (no SYSTEM events) in two orders."""
-    from explorer.store import Store
+    from explorer.store.db import Store
     path = tmp_path_factory.mktemp("gen") / "corpus.jsonl"
     generate(path, sessions=40, turns=6)
     store = Store()

@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from explorer.demo import demo_paths
+from explorer.cli.demo import demo_paths
 from explorer.formats import LogFileError
-from explorer.ingest import import_paths
-from explorer.store import Store
+from explorer.ingest.imports import import_paths
+from explorer.store.db import Store
 from tests.helpers import corpus_and_demo
 
 Pick = Callable[[int, int], int]  # an integer in [lo, hi], both included

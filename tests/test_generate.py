@@ -12,7 +12,7 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest
 
-from explorer.generate import T0_MS, generate, generate_table
+from explorer.cli.generate import T0_MS, generate, generate_table
 
 BOUNDS = {"USER": (10, 300), "CALL": (20, 200), "RESULT": (200, 3000), "ASSISTANT": (50, 800)}
 FAULTY = dict(

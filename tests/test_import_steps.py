@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.generate import generate
-from explorer.import_steps import HASHED, STAGED, Cancelled
-from explorer.ingest import import_paths
-from explorer.store import IMPORT_MEMORY, bounded_memory
+from explorer.cli.generate import generate
+from explorer.ingest.imports import import_paths
+from explorer.ingest.steps import HASHED, STAGED
+from explorer.jobs import Cancelled
+from explorer.store.db import IMPORT_MEMORY, bounded_memory
 
 
 @pytest.fixture(scope="module")

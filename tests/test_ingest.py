@@ -9,11 +9,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from explorer import audits
+from explorer.audits import counts as audits
 from explorer.formats import LogFileError, detect
-from explorer.ingest import import_paths
+from explorer.ingest.imports import import_paths
 from explorer.model import CostSettings
-from explorer.turns import session_events
+from explorer.tokens.session_events import session_events
 from tests.helpers import jsonl, load
 
 
@@ -120,7 +120,7 @@ def test_costs_follow_the_token_estimate(store, tmp_path):
 
 
 def test_ratios_change_cost_but_no_structural_count(store, tmp_path):
-    from explorer.demo import demo_paths
+    from explorer.cli.demo import demo_paths
     load(store, *demo_paths())
     a = audits.session_counts(store, "seq")
     b = audits.session_counts(store, "seq", CostSettings(cjk_ratio=2.0, other_ratio=3.0))
@@ -226,8 +226,8 @@ def test_kind_macro_knows_every_alias_of_the_model(store):
 
 
 def test_sql_cost_equals_the_python_estimate_on_demo_text(store):
-    from explorer.demo import demo_paths
-    from explorer.tokens import cost, count_chars
+    from explorer.cli.demo import demo_paths
+    from explorer.tokens.estimate import cost, count_chars
     load(store, *demo_paths())
     settings = CostSettings(1.7, 3.3)
     cjk_seen = other_seen = 0

@@ -6,10 +6,10 @@ from collections import defaultdict
 
 import pytest
 
-from explorer import audits
-from explorer.demo import demo_paths
-from explorer.marks import MARKS, event_marks
-from explorer.turns import session_events
+from explorer.audits import counts as audits
+from explorer.audits.marks import MARKS, event_marks
+from explorer.cli.demo import demo_paths
+from explorer.tokens.session_events import session_events
 from tests.helpers import load
 
 PAIR_RULES = ("tie_inversions", "clock_regressions")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer import audits
+from explorer.audits import counts as audits
 from tests.helpers import demo_counts, png_size
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,10 +11,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, QUrl
-from PySide6.QtGui import QDropEvent, QImage, QTextDocument, Qt  # QtGui's Qt has mightBeRichText
+from PySide6.QtGui import QDropEvent, QImage, Qt, QTextDocument  # QtGui's Qt has mightBeRichText
 
-from explorer.cli import main
-from explorer.ingest import import_paths
+from explorer.cli.main import main
+from explorer.ingest.imports import import_paths
 from widgets.app import make_window
 from widgets.screenshot import take
 

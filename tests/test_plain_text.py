@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QModelIndex
-from PySide6.QtGui import QTextDocument, Qt  # QtGui adds mightBeRichText to Qt
+from PySide6.QtGui import Qt, QTextDocument  # QtGui adds mightBeRichText to Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from widgets.app import make_window
@@ -283,7 +283,7 @@ def test_menu_entry_keeps_ampersands_and_one_line():
 
 
 def test_import_report_shows_the_file_name_literally(qtbot, window, hostile_file):
-    from widgets.import_report import ImportReportDialog
+    from widgets.import_report_dialog import ImportReportDialog
 
     dialog = ImportReportDialog(window.last_report, window)
     qtbot.addWidget(dialog)

@@ -8,11 +8,11 @@ import threading
 import numpy as np
 import pytest
 
+from explorer.cli.demo import demo_paths
 from explorer.compaction.sweep import sweep
-from explorer.cost_curve import cost_curve
-from explorer.demo import demo_paths
 from explorer.model import Order
-from explorer.session_data import load_session
+from explorer.session.cost_curve import cost_curve
+from explorer.session.data import load_session
 from tests.helpers import jsonl, load
 from widgets import sweep_task
 from widgets.cost_plot import MAX_BUDGET, MIN_BUDGET, SessionCostPlot, value_of

@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from explorer.cli.demo import demo_paths
 from explorer.compaction import Strategy, view, window
 from explorer.compaction.settings import DEFAULTS, FAMILIES, CompactionSettings
 from explorer.compaction.window import in_view
-from explorer.demo import demo_paths
 from explorer.model import CostSettings, Order
-from explorer.preview import compare, overlay, strategy_texts, transform_key, StrategyParams
-from explorer.session_data import load_session
-from explorer.store import Store
+from explorer.session.data import load_session
+from explorer.session.preview import StrategyParams, compare, overlay, strategy_texts, transform_key
+from explorer.store.db import Store
 from tests.helpers import jsonl, load
 
 BUDGETS = (60, 400, 1600, 4000, 20000)

@@ -7,10 +7,14 @@ import re
 import pytest
 
 import queries
-from explorer import audit_cache, audits, coerce, findings_cache, token_counts
-from explorer.demo import demo_paths
+from explorer.audits import cache as audit_cache
+from explorer.audits import counts as audits
+from explorer.audits import findings_cache
+from explorer.cli.demo import demo_paths
+from explorer.ingest import coerce
 from explorer.model import CANONICAL_COLUMNS, ORDER_KEYS, CostSettings, Order
-from explorer.store import Store
+from explorer.store.db import Store
+from explorer.tokens import counts as token_counts
 from tests.helpers import load
 
 _MARKER = re.compile(r"/\*([A-Z]+)\*/")

@@ -1,6 +1,6 @@
 """The session list: the audit cache tables (core) and the lazy model over them (pytest-qt).
 
-Everything is compared with :func:`explorer.audits.session_counts`, sorted and filtered by
+Everything is compared with :func:`explorer.audits.counts.session_counts`, sorted and filtered by
 polars: the model must show exactly those rows, in that order, whatever it reads lazily.
 """
 
@@ -14,13 +14,15 @@ import pytest
 from PySide6.QtCore import QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QTableView
 
-from explorer import audit_cache, audits
-from explorer.audit_cache import COLUMNS, ListQuery
-from explorer.demo import demo_paths
-from explorer.generate import generate
-from explorer.ingest import Cancelled, import_paths
+from explorer.audits import cache as audit_cache
+from explorer.audits import counts as audits
+from explorer.audits.cache import COLUMNS, ListQuery
+from explorer.cli.demo import demo_paths
+from explorer.cli.generate import generate
+from explorer.ingest.imports import import_paths
+from explorer.jobs import Cancelled
 from explorer.model import CostSettings, Order
-from explorer.store import Store
+from explorer.store.db import Store
 from widgets.app import make_window
 from widgets.sessions_model import SessionsModel
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from explorer import audits, store as store_module
-from explorer.ingest import import_paths, open_database
-from explorer.store import Store, StoreError
+from explorer.audits import counts as audits
+from explorer.ingest.imports import import_paths, open_database
+from explorer.store import db as store_module
+from explorer.store.db import Store, StoreError
 from tests.helpers import jsonl
 
 
@@ -79,7 +80,7 @@ def test_failed_import_leaves_nothing_behind(tmp_path, monkeypatch):
 
     def boom(*args, **kwargs):
         raise duckdb.InterruptException("stopped")
-    monkeypatch.setattr("explorer.ingest._drop_copies", boom)
+    monkeypatch.setattr("explorer.ingest.imports._drop_copies", boom)
     with pytest.raises(duckdb.InterruptException):
         import_paths(s, [other])
     assert audits.corpus_counts(s)["events"] == 3
@@ -87,7 +88,7 @@ def test_failed_import_leaves_nothing_behind(tmp_path, monkeypatch):
 
 
 def test_cancel_rolls_back_the_file(tmp_path):
-    from explorer.ingest import Cancelled
+    from explorer.jobs import Cancelled
     s = Store()
     with pytest.raises(Cancelled):
         import_paths(s, [_log(tmp_path)], should_stop=lambda: True)

@@ -8,14 +8,14 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer.cli import main
-from explorer.compaction.settings import CompactionSettings
+from explorer.cli.demo import demo_paths
+from explorer.cli.main import main
 from explorer.compaction.per_session import session_logs, sweep_by_sessions
+from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.sweep import FIGURES, VECTORIZED, sweep
-from explorer.demo import demo_paths
-from explorer.ingest import import_paths
+from explorer.ingest.imports import import_paths
 from explorer.model import CostSettings
-from explorer.store import Store
+from explorer.store.db import Store
 from tests.helpers import load
 
 ORDERS = ("seq", "ts", "ts-unstable")

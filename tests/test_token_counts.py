@@ -8,15 +8,17 @@ import json
 import bpe_openai
 import pytest
 
-from explorer import audits, token_counts
-from explorer.cli import main
+from explorer.audits import counts as audits
+from explorer.cli.demo import demo_paths
+from explorer.cli.main import main
 from explorer.compaction import CompactionSettings, SessionLog
 from explorer.compaction.settings import EVICTION_NOTICE
 from explorer.compaction.transforms import for_log
-from explorer.demo import demo_paths
-from explorer.ingest import Cancelled, import_paths
+from explorer.ingest.imports import import_paths
+from explorer.jobs import Cancelled
 from explorer.model import CostSettings
-from explorer.turns import session_events
+from explorer.tokens import counts as token_counts
+from explorer.tokens.session_events import session_events
 from tests.helpers import jsonl, load
 
 O200K = CostSettings(tokenizer="o200k")
@@ -176,7 +178,7 @@ def test_a_session_and_the_corpus_counted_at_once_store_each_count_once(store, m
 
 
 def test_a_session_says_where_its_cost_comes_from(store, tmp_path):
-    from explorer.session_data import load_session
+    from explorer.session.data import load_session
     load(store, jsonl(tmp_path / "t.jsonl", _rows(TEXTS)))
     counted = sum(_bpe("o200k_base", t) for t in TEXTS)
     text = load_session(store, "s", cost_settings=O200K).cost_text()

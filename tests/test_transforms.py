@@ -7,7 +7,7 @@ import math
 from explorer.compaction import CompactionSettings, SessionLog, view
 from explorer.compaction.settings import EVICTION_NOTICE
 from explorer.compaction.transforms import for_log
-from explorer.turns import session_events
+from explorer.tokens.session_events import session_events
 from tests.helpers import jsonl, load
 
 BIG = 100_000  # characters: 25,000 tokens of plain text
@@ -78,7 +78,7 @@ def test_cjk_text_is_counted_from_the_kept_characters(store, tmp_path):
 
 
 def test_command_line_flags_reach_the_transforms(capsys, tmp_path):
-    from explorer.cli import main
+    from explorer.cli.main import main
     rows = [{"session_id": "s", "seq": 1, "kind": "USER", "chars": 40},
             {"session_id": "s", "seq": 2, "kind": "CALL", "call_id": "c", "tool": "read_file", "chars": 8},
             {"session_id": "s", "seq": 3, "kind": "RESULT", "call_id": "c", "tool": "read_file",

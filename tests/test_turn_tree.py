@@ -8,14 +8,14 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
 
-from explorer import audits
+from explorer.audits import counts as audits
+from explorer.audits.marks import event_marks
+from explorer.cli.demo import demo_paths
 from explorer.compaction import Strategy, view, window
 from explorer.compaction.window import evaluate, in_view
-from explorer.demo import demo_paths
-from explorer.marks import event_marks
-from explorer.session_data import load_session
-from explorer.turns import session_events
-from explorer.view_overlay import VIEW_ERROR_TEXT, VIEW_ERRORS, SyntheticItem, ViewOverlay
+from explorer.session.data import load_session
+from explorer.session.view_overlay import VIEW_ERROR_TEXT, VIEW_ERRORS, SyntheticItem, ViewOverlay
+from explorer.tokens.session_events import session_events
 from tests.helpers import jsonl, load
 from widgets.mark_style import BADGES_ROLE, FINDING_KEYS, OUT_OF_VIEW_COLOUR, STYLES
 from widgets.turn_tree_cells import MARK, VIEW
@@ -36,7 +36,7 @@ Role = Qt.ItemDataRole
 
 
 def engine_overlay(data, text: str, budget: int) -> ViewOverlay:
-    """A ViewOverlay built from the compaction engine (what explorer.preview will produce)."""
+    """A ViewOverlay built from the compaction engine (what explorer.session.preview will produce)."""
     w = window(data.log, Strategy.parse(text), budget, data.settings)
     items, metrics = evaluate(data.log, w, budget, data.settings.placeholder_cost)
     errors = {it.index: tuple(f for f in it.flags if f in VIEW_ERRORS) for it in items
@@ -55,7 +55,7 @@ def engine_overlay(data, text: str, budget: int) -> ViewOverlay:
 
 @pytest.fixture(scope="module")
 def demo():
-    from explorer.store import Store
+    from explorer.store.db import Store
     store = Store()
     load(store, *demo_paths())
     yield store

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from explorer.ingest import import_paths
-from explorer.session_data import load_session
-from explorer.usage import reported_usage
+from explorer.ingest.imports import import_paths
+from explorer.session.data import load_session
+from explorer.session.reported_usage import reported_usage
 from tests.conftest import CORPUS
 
 CLAUDE = CORPUS / "claude-code" / "jnarowski-agentcmd__full-session.jsonl"

@@ -13,12 +13,13 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from explorer.audits import COUNT_NAMES, FINDING_RULES, corpus_counts, session_counts
-from explorer.generate import generate
-from explorer.ingest import Cancelled, import_paths
+from explorer.audits.counts import COUNT_NAMES, FINDING_RULES, corpus_counts, session_counts
+from explorer.cli.generate import generate
+from explorer.ingest.imports import import_paths
+from explorer.jobs import Cancelled
 from explorer.model import Order
-from explorer.store import StoreError
-from explorer.turns import session_events
+from explorer.store.db import StoreError
+from explorer.tokens.session_events import session_events
 from widgets.app import make_window, run
 from widgets.sessions_model import COLUMNS
 from widgets.tasks import import_task

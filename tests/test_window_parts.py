@@ -6,12 +6,12 @@ from PySide6.QtCore import QMimeData, QSettings, QUrl
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMenu
 
-from explorer.demo import demo_paths
-from explorer.ingest import import_paths
-from explorer.model import CostSettings, Order
+from explorer.cli.demo import demo_paths
 from explorer.compaction.settings import CompactionSettings
-from explorer.rejected import rejected_count, rejected_lines
-from explorer.turns import session_events
+from explorer.ingest.imports import import_paths
+from explorer.ingest.rejected import rejected_count, rejected_lines
+from explorer.model import CostSettings, Order
+from explorer.tokens.session_events import session_events
 from widgets.file_drop import dropped_paths
 from widgets.recent_files import MAX_RECENT, RecentFiles
 from widgets.rejected_dialog import RejectedDialog

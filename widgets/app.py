@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from explorer.durability import unfinished_message
 from explorer.model import Order
-from explorer.store import Store, StoreError
+from explorer.store.db import Store, StoreError
+from explorer.store.durability import unfinished_message
 from widgets.main_window import MainWindow
 
 APP_NAME = "Turnscope"
@@ -50,7 +50,7 @@ def make_window(paths: list[str], db: str | None = None, order: Order = Order.SE
 
 def _unfinished_box(window: MainWindow, paths: list[str]) -> QMessageBox:
     """Say which files an earlier import did not finish (the process stopped), and offer to
-    import them again (explorer.durability); not modal."""
+    import them again (explorer.store.durability); not modal."""
     box = QMessageBox(QMessageBox.Icon.Warning, APP_NAME, "", parent=window)
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.setText("\n".join(unfinished_message(p) for p in paths))

@@ -1,5 +1,5 @@
 """The table comparing every strategy at the current budget for one session
-(rows of :func:`explorer.preview.compare`), recomputed once the budget stops moving."""
+(rows of :func:`explorer.session.preview.compare`), recomputed once the budget stops moving."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
-from explorer.preview import compare
+from explorer.session.preview import compare
 from widgets.column_headers import column_header
 
 DELAY_MS = 100   # the table waits this long after the last change before recomputing

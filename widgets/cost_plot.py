@@ -15,8 +15,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPen
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from explorer.cost_curve import CostCurve, cost_curve
-from explorer.session_data import SessionData
+from explorer.session.cost_curve import CostCurve, cost_curve
+from explorer.session.data import SessionData
 
 MIN_BUDGET, MAX_BUDGET = 100, 1_000_000
 CURVE_PEN = pg.mkPen("#1f77b4", width=2)
@@ -187,10 +187,10 @@ class SessionCostPlot(QWidget):
 if __name__ == "__main__":  # pragma: no cover
     import sys
 
-    from explorer.demo import demo_paths
-    from explorer.ingest import import_paths
-    from explorer.session_data import load_session
-    from explorer.store import Store
+    from explorer.cli.demo import demo_paths
+    from explorer.ingest.imports import import_paths
+    from explorer.session.data import load_session
+    from explorer.store.db import Store
     from widgets.app import application
 
     app = application()

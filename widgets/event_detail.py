@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from explorer.usage import reported_usage, usage_text
-from explorer.view_overlay import VIEW_ERROR_TEXT, SyntheticItem
+from explorer.session.reported_usage import reported_usage, usage_text
+from explorer.session.view_overlay import VIEW_ERROR_TEXT, SyntheticItem
 
 _FIELDS = ("session_id", "seq", "sub", "kind", "tool", "call_id", "event_id", "message_id",
            "user_id", "turn", "branch", "is_error", "synthetic", "archived")

@@ -8,9 +8,9 @@ from typing import Any
 import duckdb
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from explorer import findings_cache
-from explorer.audits import RULE_TEXT
-from explorer.store import Db
+from explorer.audits import findings_cache
+from explorer.audits.counts import RULE_TEXT
+from explorer.store.db import Db
 from widgets.block_cache import BlockCache
 
 #: The columns shown, in order.
@@ -52,7 +52,7 @@ def events_summary(events: list[dict], shown: int = _SHOWN_EVENTS) -> str:
 
 
 class FindingsModel(QAbstractTableModel):
-    """Findings of one cache table (:mod:`explorer.findings_cache`), in the order of ``n``.
+    """Findings of one cache table (:mod:`explorer.audits.findings_cache`), in the order of ``n``.
 
     The row count is known before any row is read (from the rule ranges, or one count for a
     session filter); rows are read in blocks of :data:`BLOCK` when first shown, a range of
@@ -79,7 +79,7 @@ class FindingsModel(QAbstractTableModel):
         self.endResetModel()
 
     def set_table(self, table: str | None, ranges: dict[str, tuple[int, int]]) -> None:
-        """Show ``table`` whose :func:`~explorer.findings_cache.rule_ranges` are ``ranges``."""
+        """Show ``table`` whose :func:`~explorer.audits.findings_cache.rule_ranges` are ``ranges``."""
         self.beginResetModel()
         self._table, self._ranges = table, dict(ranges)
         self._recount()

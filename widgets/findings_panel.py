@@ -10,14 +10,22 @@ from typing import Callable
 
 from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
-    QTableView, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
 )
 
-from explorer import findings_cache
-from explorer.audits import FINDING_RULES, RULE_TEXT
+from explorer.audits import findings_cache
+from explorer.audits.counts import FINDING_RULES, RULE_TEXT
 from explorer.model import Order
-from explorer.store import Store
+from explorer.store.db import Store
 from widgets.findings_model import COLUMNS, FindingsModel, rule_label
 from widgets.workers import JobPool, Worker
 
@@ -251,8 +259,8 @@ class FindingsPanel(QWidget):
 if __name__ == "__main__":  # pragma: no cover
     from PySide6.QtWidgets import QApplication
 
-    from explorer.demo import demo_paths
-    from explorer.ingest import import_paths
+    from explorer.cli.demo import demo_paths
+    from explorer.ingest.imports import import_paths
 
     app = QApplication(sys.argv)
     demo = Store()

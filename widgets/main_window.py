@@ -11,13 +11,19 @@ from functools import partial
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QFileDialog, QMainWindow, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget,
+    QFileDialog,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
-from explorer.ingest import ImportReport
+from explorer.ingest.imports import ImportReport
+from explorer.ingest.rejected import rejected_count, rejected_lines
 from explorer.model import Order
-from explorer.rejected import rejected_count, rejected_lines
-from explorer.store import Store
+from explorer.store.db import Store
 from widgets.dialogs import about_box, file_errors_box
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel

@@ -1,8 +1,8 @@
 """How marks and preview states look: label, colours, a small icon drawn with QPainter, and
 the one-sentence rule; shared by the turn tree, its badges delegate and the legend.
 
-Finding marks are keyed by their AUDITS.md rule (:data:`explorer.marks.MARKS`); view errors
-by ``"view:" + name`` (:data:`explorer.view_overlay.VIEW_ERRORS`); the two other preview
+Finding marks are keyed by their AUDITS.md rule (:data:`explorer.audits.marks.MARKS`); view errors
+by ``"view:" + name`` (:data:`explorer.session.view_overlay.VIEW_ERRORS`); the two other preview
 states are ``"out_of_view"`` and ``"synthetic"``.
 """
 
@@ -14,9 +14,9 @@ from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from explorer.audits import RULE_TEXT
-from explorer.marks import MARKS
-from explorer.view_overlay import VIEW_ERROR_TEXT, VIEW_ERRORS
+from explorer.audits.counts import RULE_TEXT
+from explorer.audits.marks import MARKS
+from explorer.session.view_overlay import VIEW_ERROR_TEXT, VIEW_ERRORS
 
 #: Model role holding a cell's badges: a list of ``(key, text)`` drawn as icon + text; an
 #: empty list, never None, when there are none (see :func:`badges`).

@@ -2,7 +2,7 @@
 of the view and the comparison of every strategy, for the session shown in the tree.
 
 The live path is synchronous: a budget or strategy change computes one
-:func:`explorer.preview.overlay` (a few milliseconds) and emits it. Everything that changes
+:func:`explorer.session.preview.overlay` (a few milliseconds) and emits it. Everything that changes
 the loaded session itself (order, ratios, transforms) is left to the owner, which reloads
 the :class:`SessionData` off the GUI thread and calls :meth:`PreviewPanel.set_session`.
 """
@@ -11,16 +11,26 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout,
-    QApplication, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
 )
 
 from explorer.compaction.settings import CompactionSettings
-from explorer import token_counts
 from explorer.model import TOKENIZERS, CostSettings, Order
-from explorer.preview import overlay, transform_key
-from explorer.session_data import SessionData
-from explorer.view_overlay import ViewOverlay
+from explorer.session.data import SessionData
+from explorer.session.preview import overlay, transform_key
+from explorer.session.view_overlay import ViewOverlay
+from explorer.tokens import counts as token_counts
 from widgets.budget_control import BudgetControl
 from widgets.compare_model import CompareModel
 from widgets.metrics_strip import MetricsStrip
@@ -257,10 +267,10 @@ def main() -> int:
     """Show the panel on a demo session: ``python -m widgets.preview_panel [SESSION]``."""
     import sys
 
-    from explorer.demo import demo_paths
-    from explorer.ingest import import_paths
-    from explorer.session_data import load_session
-    from explorer.store import Store
+    from explorer.cli.demo import demo_paths
+    from explorer.ingest.imports import import_paths
+    from explorer.session.data import load_session
+    from explorer.store.db import Store
     app = QApplication.instance() or QApplication(sys.argv[:1])
     store = Store()
     import_paths(store, [str(p) for p in demo_paths()])

@@ -9,10 +9,10 @@ import time
 
 from PySide6.QtCore import QCoreApplication, QEventLoop
 
+from explorer.cli.demo import demo_paths
 from explorer.compaction.settings import Strategy
-from explorer.demo import demo_paths
 from explorer.model import Order
-from explorer.store import StoreError
+from explorer.store.db import StoreError
 
 TIMEOUT_S = 900
 

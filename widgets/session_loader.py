@@ -8,8 +8,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from explorer.compaction.settings import CompactionSettings
 from explorer.model import CostSettings, Order
-from explorer.session_data import SessionData, load_session
-from explorer.store import Store
+from explorer.session.data import SessionData, load_session
+from explorer.store.db import Store
 from widgets.workers import JobPool, Worker
 
 
@@ -24,7 +24,7 @@ def load_task(store: Store, session_id: str, order: Order, cost_settings: CostSe
 
 
 class SessionLoader(QObject):
-    """Runs :func:`explorer.session_data.load_session` in a worker.
+    """Runs :func:`explorer.session.data.load_session` in a worker.
 
     Signals:
         loaded(object): the :class:`SessionData` of the newest request.

@@ -8,21 +8,28 @@ from bisect import bisect_left, bisect_right
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSizePolicy, QSplitter,
-    QTreeView, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
 )
 
 from explorer.model import Order
-from explorer.session_data import SessionData, load_session
-from explorer.store import Db
-from explorer.view_overlay import ViewOverlay
+from explorer.session.data import SessionData, load_session
+from explorer.session.view_overlay import ViewOverlay
+from explorer.store.db import Db
 from widgets.event_detail import EventDetail, ViewState
 from widgets.mark_style import BadgeDelegate
 from widgets.plain_text import tooltip
 from widgets.tree_legend import TreeLegend
 from widgets.turn_tree_cells import COST, EVENT, MARK, SEQ, VIEW
 from widgets.turn_tree_model import TurnTreeModel
-
 
 #: Text as wide as each column's usual content (the event column stretches).
 _WIDTH_SAMPLES = {SEQ: "00000.0", COST: "000,000", VIEW: "000/000 in view",

@@ -2,7 +2,7 @@
 
 The row count comes first (one COUNT under the current filter); rows are read in blocks of
 ``block_size`` only when the view asks for them, and a few blocks are kept (least recently
-used first out). Sorting and filtering are done by DuckDB (:mod:`explorer.audit_cache`).
+used first out). Sorting and filtering are done by DuckDB (:mod:`explorer.audits.cache`).
 The model reads on the GUI thread through its own cursor: a block is about a millisecond.
 """
 
@@ -15,10 +15,10 @@ import duckdb
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from explorer import audit_cache
-from explorer.audit_cache import COLUMNS, ListQuery
-from explorer.audits import COUNT_NAMES, FINDING_RULES, RULE_TEXT
-from explorer.store import Db, Store
+from explorer.audits import cache as audit_cache
+from explorer.audits.cache import COLUMNS, ListQuery
+from explorer.audits.counts import COUNT_NAMES, FINDING_RULES, RULE_TEXT
+from explorer.store.db import Db, Store
 from widgets.block_cache import BlockCache
 
 __all__ = ["COLUMNS", "SessionsModel", "header_label"]
@@ -73,7 +73,7 @@ class SessionsModel(QAbstractTableModel):
 
     # -- source, sort, filter -------------------------------------------------------------
     def set_source(self, source: Store | Db | None, table: str | None) -> None:
-        """Show ``table`` (a name from :data:`explorer.audit_cache.TABLES`) of ``source``,
+        """Show ``table`` (a name from :data:`explorer.audits.cache.TABLES`) of ``source``,
         keeping the current sort and filter; None empties the list. A :class:`Store` is read
         through a cursor of the model's own (closed on the next call); a plain :class:`Db` is
         used as it is and left open."""

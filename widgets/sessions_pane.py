@@ -12,9 +12,9 @@ from functools import partial
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit
 
-from explorer import audit_cache
+from explorer.audits import cache as audit_cache
 from explorer.model import CostSettings, Order
-from explorer.store import Store
+from explorer.store.db import Store
 from widgets.sessions_model import SessionsModel
 from widgets.sessions_view import SessionsView
 from widgets.tasks import AuditResult, audit_task
@@ -198,8 +198,8 @@ if __name__ == "__main__":  # pragma: no cover
 
     from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-    from explorer.demo import demo_paths
-    from explorer.ingest import import_paths
+    from explorer.cli.demo import demo_paths
+    from explorer.ingest.imports import import_paths
     from widgets.app import application
 
     app = application()

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QAbstractItemView, QStyle, QTableView, QWidget
 
 from widgets.sessions_model import SessionsModel
 
-
 #: The widest the session id column starts (in characters of the header font).
 SESSION_ID_CHARS = 16
 

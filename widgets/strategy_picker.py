@@ -5,12 +5,21 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QSizePolicy, QSpinBox, QStackedWidget,
-    QToolButton, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QSpinBox,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from explorer.compaction.settings import CompactionSettings, Strategy
-from explorer.preview import FRAMEWORKS, REFERENCE, StrategyParams, strategy_texts
+from explorer.session.preview import FRAMEWORKS, REFERENCE, StrategyParams, strategy_texts
 
 #: Every family, its name in the selector and what it does (fixed texts, shown as tooltips).
 FAMILY_TEXT = {

@@ -12,12 +12,21 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar,
-                               QPushButton, QSizePolicy, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer.compaction.settings import DEFAULTS, CompactionSettings
 from explorer.model import CostSettings, Order
-from explorer.store import Store
+from explorer.store.db import Store
 from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
 from widgets.workers import JobPool, Worker
 

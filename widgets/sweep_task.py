@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from explorer.compaction.settings import CompactionSettings
-from explorer.compaction.sweep import Stopped, sweep
+from explorer.compaction.sweep import sweep
+from explorer.jobs import Cancelled
 from explorer.model import CostSettings, Order
-from explorer.store import Db, Store
+from explorer.store.db import Db, Store
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class SweepTask:
             self._db = db
         try:
             if should_stop():
-                raise Stopped()
+                raise Cancelled("sweep")
             r = self.request
             rows = sweep(db, r.strategies, r.budgets, r.order, r.cost_settings, r.settings,
                          progress, should_stop)

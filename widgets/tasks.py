@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from explorer import audit_cache
-from explorer.ingest import ImportReport, import_paths
+from explorer.audits import cache as audit_cache
+from explorer.ingest.imports import ImportReport, import_paths
 from explorer.model import CostSettings, Order
-from explorer.store import Store
+from explorer.store.db import Store
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def audit_task(store: Store, order: Order, settings: CostSettings, generation: i
                progress: Callable[[int, int], None],
                should_stop: Callable[[], bool]) -> AuditResult:
     """Make the audit table of everything in ``store``, in ``order``, fresh (computed only
-    when stale: see :func:`explorer.audit_cache.ensure`)."""
+    when stale: see :func:`explorer.audits.cache.ensure`)."""
     db = store.cursor()
     try:
         table = audit_cache.ensure(db, Order(order), settings, progress, should_stop)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from explorer.audits import COUNT_NAMES, FINDING_RULES, RULE_TEXT
+from explorer.audits.counts import COUNT_NAMES, FINDING_RULES, RULE_TEXT
 
 SEPARATOR = " · "
 #: The counts of AUDITS.md by section, one line of the strip per tuple of sections.

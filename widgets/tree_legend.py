@@ -6,7 +6,12 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
-    QHBoxLayout, QLabel, QLayout, QLayoutItem, QSizePolicy, QWidget,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLayoutItem,
+    QSizePolicy,
+    QWidget,
 )
 
 from widgets.mark_style import FINDING_KEYS, OUT_OF_VIEW_COLOUR, STYLES, VIEW_ERROR_KEYS, pixmap

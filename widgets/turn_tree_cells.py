@@ -8,8 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from explorer.marks import MARKS
-from explorer.view_overlay import SyntheticItem
+from explorer.audits.marks import MARKS
+from explorer.session.view_overlay import SyntheticItem
 from widgets.mark_style import BADGES_ROLE, STYLES, VIEW_ERROR_KEYS, tooltip
 
 COLUMNS = ("event", "seq", "cost", "view", "marks")

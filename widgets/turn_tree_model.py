@@ -5,7 +5,7 @@ A RESULT sits under the CALL that the one-to-one display pairing of AUDITS.md gi
 wherever it is in the log; a RESULT with no such CALL (orphan, or before its CALL) stays
 where it sits, marked. A turn's events are built when the turn is expanded.
 
-A :class:`~explorer.view_overlay.ViewOverlay` greys the events the view drops, marks its
+A :class:`~explorer.session.view_overlay.ViewOverlay` greys the events the view drops, marks its
 errors and adds its synthetic items as rows: under the CALL they follow, else right after
 the row they follow (before the first turn when they follow nothing). Changing the overlay
 inserts and removes only the synthetic rows that changed and emits ``dataChanged`` once per
@@ -21,7 +21,7 @@ import polars as pl
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from explorer.view_overlay import SyntheticItem, ViewOverlay
+from explorer.session.view_overlay import SyntheticItem, ViewOverlay
 from widgets.mark_style import BADGES_ROLE, OUT_OF_VIEW_COLOUR, STYLES
 from widgets.turn_tree_cells import COLUMNS, COST, MARK, SEQ, TurnTreeCells
 from widgets.turn_tree_overlay import Node, TurnTreeOverlay, number
@@ -45,7 +45,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
 
     # -- content --------------------------------------------------------------------------
     def set_session(self, frame: pl.DataFrame, marks: list[frozenset[str]]) -> None:
-        """Show a :func:`explorer.turns.session_events` frame and its event marks (no overlay)."""
+        """Show a :func:`explorer.tokens.session_events.session_events` frame and its event marks (no overlay)."""
         self.beginResetModel()
         n = frame.height
         self._frame, self._marks, self._overlay = frame, marks, None

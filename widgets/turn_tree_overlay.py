@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QModelIndex
 
-from explorer.view_overlay import SyntheticItem, ViewOverlay
+from explorer.session.view_overlay import SyntheticItem, ViewOverlay
 from widgets.turn_tree_cells import COLUMNS
 
 _MANY_PARENTS = 1000  # above this many parents to notify, one layoutChanged (a relayout) is cheaper

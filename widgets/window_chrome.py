@@ -10,14 +10,19 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox, QLabel, QProgressBar, QPushButton, QSizePolicy, QToolBar, QWidget,
+    QComboBox,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QToolBar,
+    QWidget,
 )
 
 from explorer.model import Order
-from widgets.import_report import show_import_report
-from widgets.texts import ORDER_TEXT
-
+from widgets.import_report_dialog import show_import_report
 from widgets.recent_files import RecentFiles
+from widgets.texts import ORDER_TEXT
 
 if TYPE_CHECKING:
     from widgets.main_window import MainWindow

@@ -1,7 +1,7 @@
 """Background jobs: a thin QRunnable around a plain function, and the pool that runs them.
 
 The only module that touches ``QThreadPool``. A job is a plain function
-``fn(progress, should_stop)`` (the shape of :func:`explorer.ingest.import_paths`): it reports
+``fn(progress, should_stop)`` (the shape of :func:`explorer.ingest.imports.import_paths`): it reports
 with ``progress(done, total)`` and polls ``should_stop()``; :meth:`Worker.cancel` sets the
 flag it polls. Results travel back to the GUI thread through queued signals.
 """
@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from explorer.ingest import Cancelled
+from explorer.jobs import Cancelled
 
 Job = Callable[[Callable[[int, int], None], Callable[[], bool]], Any]
 

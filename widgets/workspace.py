@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from explorer.model import Order
-from explorer.preview import transform_key
-from explorer.session_data import SessionData
-from explorer.store import Store
+from explorer.session.data import SessionData
+from explorer.session.preview import transform_key
+from explorer.store.db import Store
 from widgets.cost_plot import SessionCostPlot
 from widgets.plain_text import tooltip
 from widgets.preview_panel import PreviewPanel

@@ -13,8 +13,8 @@ import numpy as np
 
 from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, USER, pairs_in_groups
 from explorer.model import ORDER_KEYS, CostSettings, Order
-from explorer import token_counts
-from explorer.store import Db
+from explorer.store.db import Db
+from explorer.tokens import counts as token_counts
 
 
 @dataclass

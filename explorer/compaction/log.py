@@ -62,7 +62,7 @@ class SessionLog:
 
     @classmethod
     def from_frame(cls, session_id: str, frame: pl.DataFrame) -> "SessionLog":
-        """From :func:`explorer.turns.session_events` (any order)."""
+        """From :func:`explorer.tokens.session_events.session_events` (any order)."""
         kinds = {k: i for i, k in enumerate(KINDS)}
         chars = frame["text"].str.len_chars().fill_null(0) + frame["chars"].fill_null(0)
         return cls(

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from explorer.compaction import transforms, view, window as decide
+from explorer.compaction import transforms, view
+from explorer.compaction import window as decide
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings, Strategy
 from explorer.compaction.window import in_view, key_collapse
 from explorer.model import CostSettings, Order
-from explorer.store import Db
-from explorer.turns import session_events
+from explorer.store.db import Db
+from explorer.tokens.session_events import session_events
 
 
 def session_logs(db: Db, order: Order, cost_settings: CostSettings,

@@ -15,10 +15,10 @@ from explorer.compaction import corpus_frameworks, mask_figures, transforms
 from explorer.compaction.corpus import Corpus, cost_figures, load
 from explorer.compaction.log import CALL, USER
 from explorer.compaction.settings import CompactionSettings, Strategy
-from explorer import token_counts
-from explorer.ingest import Cancelled
+from explorer.jobs import check
 from explorer.model import CostSettings, Order
-from explorer.store import Db
+from explorer.store.db import Db
+from explorer.tokens import counts as token_counts
 
 #: The keys of ``sweep --json``, in the order STRATEGIES.md gives them.
 FIGURES = ("windows", "kept_cost", "max_cost", "over_budget", "empty", "orphan_results",
@@ -31,10 +31,6 @@ FRAMEWORKS = ("spring-turns", "spring-events", "spring-tokens", "spring-summary"
               "agentscope", "agentscope-tokens", "memory-window")
 
 
-class Stopped(Exception):
-    """The sweep was cancelled."""
-
-
 def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Order = Order.SEQ,
           cost_settings: CostSettings = CostSettings(),
           settings: CompactionSettings = CompactionSettings(),
@@ -45,17 +41,14 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
     budgets = [int(b) for b in budgets]
     if any(b < 1 for b in budgets):
         raise ValueError("budgets are positive numbers of tokens")
-    try:   # a tokenizer's counts, once per event: the long part, so it reports and stops
-        token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
-    except Cancelled:
-        raise Stopped() from None
+    # a tokenizer's counts, once per event: the long part, so it reports and stops
+    token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
     corpus, _ = load(db, order, cost_settings)
     corpus = transforms.for_corpus(db, corpus, settings, cost_settings)
     rows, total = [], len(parsed) * len(budgets)
     for strategy in parsed:
         for budget in budgets:
-            if should_stop and should_stop():
-                raise Stopped()
+            check(should_stop, "sweep")
             if strategy.family in VECTORIZED:
                 cut = _cut(corpus, strategy.family, budget)
                 row = figures(corpus, cut, budget, settings.placeholder_cost)

@@ -19,11 +19,11 @@ import dataclasses
 import numpy as np
 
 from explorer.compaction.log import RESULT, SessionLog
-from explorer import token_counts
 from explorer.compaction.settings import EVICTION_NOTICE, CompactionSettings
 from explorer.model import CostSettings
-from explorer.store import Db
-from explorer.tokens import NON_CJK_RE2
+from explorer.store.db import Db
+from explorer.tokens import counts as token_counts
+from explorer.tokens.estimate import NON_CJK_RE2
 
 
 def active(settings: CompactionSettings) -> bool:

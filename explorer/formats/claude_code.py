@@ -23,7 +23,13 @@ from pathlib import Path
 from typing import Iterator
 
 from explorer.formats import events as staging
-from explorer.formats.claude_code_blocks import ADDED, SKIPPED_SYSTEM, content_text, message_events, system_event
+from explorer.formats.claude_code_blocks import (
+    ADDED,
+    SKIPPED_SYSTEM,
+    content_text,
+    message_events,
+    system_event,
+)
 from explorer.formats.claude_code_scan import parent_call, scan
 from explorer.formats.events import Record, reason_word
 from explorer.formats.lines import placed_json_lines

@@ -24,7 +24,15 @@ from typing import Iterator
 
 from explorer.formats import events
 from explorer.formats.codex_cli_scan import (
-    ENVELOPES, ITEMS, SKIP_USAGE_LOST, Plan, envelope, lines, scan, split, texts,
+    ENVELOPES,
+    ITEMS,
+    SKIP_USAGE_LOST,
+    Plan,
+    envelope,
+    lines,
+    scan,
+    split,
+    texts,
 )
 from explorer.formats.events import Record
 

@@ -7,7 +7,7 @@ A reader module of this kind has ``NAME``, ``matches(path, head) -> bool`` (by c
 
 Staging also fills the temp table ``record_rows`` (row_no, rec, skipped): which record each
 staged row came from, and one row per skipped record with its reason, so that the import can
-account for every record (:func:`explorer.ingest.import_file`).
+account for every record (:func:`explorer.ingest.imports.import_file`).
 """
 
 from __future__ import annotations

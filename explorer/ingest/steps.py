@@ -2,7 +2,7 @@
 hash, the staging of its records, and each statement that then runs over the whole file.
 
 Each step owns a share of the file's progress (0 to 1000); a statement runs watched
-(explorer.store.run_watched), so a long one moves the bar with DuckDB's own progress and is
+(explorer.store.db.run_watched), so a long one moves the bar with DuckDB's own progress and is
 interrupted when the user stops, which rolls the file's transaction back.
 """
 
@@ -10,23 +10,16 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Callable
 
 import duckdb
 
 import queries
-from explorer.store import Db, run_watched
-
-ProgressHook = Callable[[int, int], None]
-StopHook = Callable[[], bool]
+from explorer.jobs import Cancelled, ProgressHook, StopHook
+from explorer.store.db import Db, run_watched
 
 #: Where each step ends, in thousandths of the file's progress (the duplicates' four
 #: statements take 5 each after DEDUPLICATED; the commit takes the rest after REJECTED).
 HASHED, STAGED, INSERTED, DETAILED, DEDUPLICATED, REJECTED = 50, 550, 750, 880, 940, 970
-
-
-class Cancelled(Exception):
-    """The user stopped an import; the file being read was rolled back."""
 
 
 class Steps:

@@ -18,7 +18,7 @@ from explorer.compaction.log import SUMMARY, USER, SessionLog
 from explorer.compaction.settings import DEFAULTS, CompactionSettings, Strategy
 from explorer.compaction.window import Window, in_view, view_metrics
 from explorer.model import KINDS
-from explorer.view_overlay import SyntheticItem, ViewOverlay
+from explorer.session.view_overlay import SyntheticItem, ViewOverlay
 
 #: The reference strategies, offered first, then ``recorded``, then the framework families.
 REFERENCE = ("M0", "M1", "M2", "M3", "M4")

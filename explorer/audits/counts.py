@@ -9,8 +9,8 @@ import polars as pl
 
 import queries
 from explorer.model import ORDER_KEYS, CostSettings, Order
-from explorer import token_counts
-from explorer.store import Db
+from explorer.store.db import Db
+from explorer.tokens import counts as token_counts
 
 #: The count names of AUDITS.md, in its order: the keys of ``audit --json``.
 COUNT_NAMES = (
@@ -39,7 +39,7 @@ RULE_TEXT = {
 
 def ordered_sql(order: Order, settings: CostSettings = CostSettings()) -> str:
     """The ``ordered_events`` statement for ``order`` and the cost ``settings`` (to embed in
-    other statements; with a tokenizer, its counts must be there: explorer.token_counts)."""
+    other statements; with a tokenizer, its counts must be there: explorer.tokens.counts)."""
     return queries.render("ordered_events", order=ORDER_KEYS[Order(order)],
                           **settings.fragments())
 

@@ -2,10 +2,10 @@
 
 The database is a cache of the logs: it records which files it was built from, and when
 its schema version is older than this code's, it is rebuilt from those files
-(:func:`explorer.ingest.open_database`) instead of being migrated or misread. One written by
+(:func:`explorer.ingest.imports.open_database`) instead of being migrated or misread. One written by
 a newer Turnscope, one held by another process and a DuckDB database of something else are
 refused with a :class:`StoreError` that says so; imports a stopped process left unfinished are
-named in :attr:`Store.unfinished` (see :mod:`explorer.durability`).
+named in :attr:`Store.unfinished` (see :mod:`explorer.store.durability`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ import duckdb
 import polars as pl
 
 import queries
-from explorer import durability
+from explorer.store import durability
+from explorer.store.transaction import transaction
 
 #: Bump whenever a table, column or stored meaning changes.
 SCHEMA_VERSION = 3
@@ -36,8 +37,8 @@ _MACROS = (
     "create_macro_txt_int", "create_macro_num_int", "create_macro_txt_bool",
     "create_macro_txt_ts", "create_macro_kind_of",
 )
-#: Derived tables cached in the database (explorer.audit_cache, explorer.findings_cache,
-#: explorer.token_counts).
+#: Derived tables cached in the database (explorer.audits.cache, explorer.audits.findings_cache,
+#: explorer.tokens.counts).
 _CACHE_PREFIXES = ("audit_", "findings_", "tokens_")
 _TABLES = ("events", "event_details", "rejected", "duplicates", "conflicts", "files", "meta",
            "imports_in_progress")
@@ -81,9 +82,9 @@ class Store(Db):
     """The owning connection of one database, in memory or in a file.
 
     ``rebuild_sources`` lists the files an out-of-date database was built from; the
-    caller imports them again (see :func:`explorer.ingest.open_database`). ``unfinished``
+    caller imports them again (see :func:`explorer.ingest.imports.open_database`). ``unfinished``
     lists the files whose import a stopped process left unfinished (not in the database;
-    :func:`explorer.durability.unfinished_message` says so to the user).
+    :func:`explorer.store.durability.unfinished_message` says so to the user).
     """
 
     def __init__(self, path: str | os.PathLike | None = None, *,
@@ -143,8 +144,7 @@ class Store(Db):
                              f"{shown}), not a Turnscope database; give another file")
         self._read_old(tables)
         # One transaction: a process stopped half way leaves the old database or the new one.
-        self.con.execute("BEGIN TRANSACTION")
-        try:
+        with transaction(self.con):
             self._drop_old(tables)
             for name in _SCHEMA:
                 self.run(name)
@@ -152,10 +152,6 @@ class Store(Db):
             durability.mark_started(self, [
                 *self.unfinished, *(p for p in self.rebuild_sources if Path(p).exists())])
             self.run("set_meta", key="schema_version", value=str(SCHEMA_VERSION))
-            self.con.execute("COMMIT")
-        except BaseException:
-            rollback(self)
-            raise
         self._create_macros()
 
     def _read_old(self, tables: set[str]) -> None:
@@ -255,14 +251,6 @@ def bounded_memory(db: Db, limit: int = IMPORT_MEMORY):
         db.con.execute("RESET memory_limit").fetchall()
         if db.con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] != current:
             db.con.execute(f"SET memory_limit = '{number} {unit}'").fetchall()
-
-
-def rollback(db: Db) -> None:
-    """End the open transaction, if any (a failed COMMIT has already ended it)."""
-    try:
-        db.con.execute("ROLLBACK")
-    except duckdb.Error:
-        pass
 
 
 def data_version(db: Db) -> int:

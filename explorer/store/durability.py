@@ -1,13 +1,13 @@
 """Durable imports: which file an import was in the middle of when its process stopped.
 
-Each file is imported in one transaction (:func:`explorer.ingest.import_file`), so a process
+Each file is imported in one transaction (:func:`explorer.ingest.imports.import_file`), so a process
 killed in the middle of a file leaves the database as it was before that file: nothing of it,
 every earlier file intact. What the rollback cannot tell is *which* file was lost. So
 :func:`importing` records the file (committed, in the table ``imports_in_progress``) before its
 transaction begins and forgets it once the import has ended — committed, failed, cancelled or
 skipped as unchanged. A record still there when the database is opened again, with no complete
 ``files`` row written for its path since it was made, names a file whose import did not finish:
-:attr:`explorer.store.Store.unfinished`, worded by :func:`unfinished_message`.
+:attr:`explorer.store.db.Store.unfinished`, worded by :func:`unfinished_message`.
 
 The files row of the import is what says it committed (it is written in the file's own
 transaction), so a process stopped between the COMMIT and the forgetting still reads as
@@ -19,12 +19,16 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator, Protocol
 
 import duckdb
 
-if TYPE_CHECKING:
-    from explorer.store import Db
+
+class Db(Protocol):
+    """What these functions need of :class:`explorer.store.db.Db` (which calls them when it
+    opens a database, so it is not imported here)."""
+
+    def run(self, name: str, **params): ...
 
 
 def import_key(path: str | os.PathLike) -> str:

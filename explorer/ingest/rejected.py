@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.store import Db
+from explorer.store.db import Db
 
 
 @dataclass(frozen=True)

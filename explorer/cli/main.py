@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         _order_arg(p)
         p.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
         _ratio_args(p)
-    from explorer.compaction_command import add_arguments
+    from explorer.cli.compaction import add_arguments
     add_arguments(sweep, view)
     _screenshot_args(sub.add_parser(
         "screenshot", help="render the window offscreen to a PNG (demo data without paths)"))
@@ -114,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(_hide_demo(argv))
         args.paths = _restore_demo(getattr(args, "paths", []))
         if args.command == "audit":
-            from explorer.audit_command import run_audit
+            from explorer.cli.audit import run_audit
             return run_audit(args)
         if args.command == "generate":
             return _run_generate(args)
@@ -123,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from widgets.screenshot import run_screenshot
             return run_screenshot(args)
         if args.command in ("sweep", "view"):
-            from explorer import compaction_command
+            from explorer.cli import compaction as compaction_command
             return (compaction_command.run_sweep if args.command == "sweep"
                     else compaction_command.run_view)(args)
     args = _gui_parser().parse_args(_hide_demo(argv))
@@ -139,12 +139,12 @@ def _hide_demo(argv: list[str]) -> list[str]:
 
 
 def _restore_demo(paths: list[str]) -> list[str]:
-    from explorer.demo import expand
+    from explorer.cli.demo import expand
     return expand(["--demo" if p == _DEMO_TOKEN else p for p in paths])
 
 
 def _run_generate(args: argparse.Namespace) -> int:
-    from explorer.generate import generate
+    from explorer.cli.generate import generate
     try:
         rows = generate(
             args.out, sessions=args.sessions, turns=args.turns, max_calls=args.max_calls,
@@ -172,7 +172,7 @@ def _run_gui(paths: list[str], db: str | None, order: str) -> int:
         print(_DISPLAY_HELP, file=sys.stderr)
         return 3
     if not paths and not db:
-        from explorer.demo import demo_paths
+        from explorer.cli.demo import demo_paths
         paths = [str(p) for p in demo_paths()]
     from widgets.app import run
     return run(paths, db=db, order=Order(order))

@@ -6,9 +6,9 @@ from collections import defaultdict
 
 import polars as pl
 
-from explorer import token_counts
 from explorer.model import ORDER_KEYS, CostSettings, Order
-from explorer.store import Db
+from explorer.store.db import Db
+from explorer.tokens import counts as token_counts
 
 
 def session_events(db: Db, session_id: str, order: Order = Order.SEQ,

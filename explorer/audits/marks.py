@@ -1,8 +1,8 @@
 """Per-event marks of one session for display: which AUDITS.md rule each event falls under.
 
-Computed from a :func:`explorer.turns.session_events` frame (one session, one order), so
+Computed from a :func:`explorer.tokens.session_events.session_events` frame (one session, one order), so
 the tree can mark events without running the corpus audit. The same rules as the audit:
-the tests check each mark against the findings of :func:`explorer.audits.findings`.
+the tests check each mark against the findings of :func:`explorer.audits.counts.findings`.
 """
 
 from __future__ import annotations

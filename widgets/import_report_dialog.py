@@ -2,7 +2,7 @@
 
 Every record a reader read is imported, skipped (by reason), rejected or a duplicate
 (``records = imported + skipped + rejected + duplicates``, see
-:class:`explorer.ingest.FileReport`). The dialog lists that per file with a total row;
+:class:`explorer.ingest.imports.FileReport`). The dialog lists that per file with a total row;
 everything in it is plain text.
 """
 
@@ -11,11 +11,19 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QDialog, QDialogButtonBox, QHeaderView, QLabel, QPlainTextEdit,
-    QPushButton, QTableView, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
 )
 
-from explorer.ingest import ACCOUNT_KEYS, FileReport, ImportReport
+from explorer.ingest.imports import ACCOUNT_KEYS, FileReport, ImportReport
 from widgets.column_headers import column_header
 from widgets.plain_text import tooltip
 
@@ -180,9 +188,9 @@ if __name__ == "__main__":
 
     from PySide6.QtWidgets import QApplication
 
-    from explorer.demo import demo_paths
-    from explorer.ingest import import_paths
-    from explorer.store import Store
+    from explorer.cli.demo import demo_paths
+    from explorer.ingest.imports import import_paths
+    from explorer.store.db import Store
 
     app = QApplication(sys.argv)
     paths = sys.argv[1:] or [str(p) for p in demo_paths()]

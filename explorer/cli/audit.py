@@ -6,12 +6,13 @@ import argparse
 import json
 import sys
 
-from explorer import audits, durability
+from explorer.audits import counts as audits
 from explorer.formats import LogFileError
-from explorer.ingest import ACCOUNT_KEYS, import_paths, open_database
+from explorer.ingest.imports import ACCOUNT_KEYS, import_paths, open_database
 from explorer.model import CostSettings, Order
-from explorer.token_counts import checked
-from explorer.store import Db, StoreError
+from explorer.store import durability
+from explorer.store.db import Db, StoreError
+from explorer.tokens.counts import checked
 
 #: The accounting of each input file (records = imported + skipped + rejected + duplicates).
 _INPUT_KEYS = ACCOUNT_KEYS

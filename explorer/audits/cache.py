@@ -1,6 +1,6 @@
 """The per-session audit table, materialised once per order and token ratios, read in blocks.
 
-``ensure`` computes :func:`explorer.audits.session_counts` (every count of AUDITS.md, distinct
+``ensure`` computes :func:`explorer.audits.counts.session_counts` (every count of AUDITS.md, distinct
 users, cost) into ``audit_<order>``, with ``has_findings`` and one rank column per shown
 column (the row's place when sorted by that column, then ``session_id``): any sort of the
 session list is then an ORDER BY of one integer. The meta table records the data version and
@@ -16,18 +16,14 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Callable
 
 import queries
-from explorer import token_counts
-from explorer.audits import COUNT_NAMES, FINDING_RULES, ordered_sql
-from explorer.ingest import Cancelled
+from explorer.audits.counts import COUNT_NAMES, FINDING_RULES, ordered_sql
+from explorer.audits.stamped_tables import build_table
+from explorer.jobs import Cancelled, ProgressHook, StopHook
 from explorer.model import CostSettings, Order
-from explorer.derived import build_table
-from explorer.store import Db, data_version
-
-ProgressHook = Callable[[int, int], None]
-StopHook = Callable[[], bool]
+from explorer.store.db import Db, data_version
+from explorer.tokens import counts as token_counts
 
 #: The columns of the session list, in order: identity, sizes, every finding, users, cost.
 COLUMNS = ("session_id", "events", "turns", "calls", "results", *FINDING_RULES, "users", "cost")
@@ -111,7 +107,7 @@ def ensure(db: Db, order: Order, cost_settings: CostSettings = CostSettings(),
     ``db`` is a connection of its own (a cursor on a worker thread). ``progress(done, 1000)``
     follows DuckDB's progress of the one statement; when ``should_stop()`` turns true the
     statement is interrupted, the transaction rolled back (table and meta stay as they were)
-    and :class:`explorer.ingest.Cancelled` raised.
+    and :class:`explorer.jobs.Cancelled` raised.
     """
     order = Order(order)
     table = table_name(order)
@@ -140,7 +136,7 @@ def _compute(db: Db, order: Order, cost_settings: CostSettings,
 
 
 def totals(db: Db, table: str) -> dict[str, int]:
-    """The corpus counts of AUDITS.md (as :func:`explorer.audits.totals` gives them), summed
+    """The corpus counts of AUDITS.md (as :func:`explorer.audits.counts.totals` gives them), summed
     in SQL over ``table``; ``sessions`` is the number of rows."""
     row = db.one("audit_cache_totals", _checked(table))
     return {name: int(row.get(name) or 0) for name in COUNT_NAMES}

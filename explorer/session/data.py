@@ -10,14 +10,14 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from explorer.audits.marks import event_marks
 from explorer.compaction import transforms
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
-from explorer.marks import event_marks
 from explorer.model import CostSettings, Order
-from explorer.store import Db
-from explorer.turns import session_events
-from explorer.usage import SessionUsage, session_usage
+from explorer.session.reported_usage import SessionUsage, session_usage
+from explorer.store.db import Db
+from explorer.tokens.session_events import session_events
 
 
 @dataclass(frozen=True)
@@ -28,8 +28,8 @@ class SessionData:
     order: Order
     cost_settings: CostSettings
     settings: CompactionSettings
-    frame: pl.DataFrame            # explorer.turns.session_events
-    marks: list[frozenset[str]]    # explorer.marks.event_marks, per frame row
+    frame: pl.DataFrame            # explorer.tokens.session_events.session_events
+    marks: list[frozenset[str]]    # explorer.audits.marks.event_marks, per frame row
     log: SessionLog                # costs after the transforms the settings switch on
     usage: SessionUsage = SessionUsage()  # what the writer reported (never the cost)
 

@@ -1,6 +1,6 @@
 """Every finding of the corpus, materialised once per order into a table kept with the database.
 
-``ensure`` computes the findings of one order (exactly :func:`explorer.audits.findings`: same
+``ensure`` computes the findings of one order (exactly :func:`explorer.audits.counts.findings`: same
 units, same events) into ``findings_<order>``, one row per finding: a number ``n`` (1, 2, 3 …
 by rule, session, first event, so each rule holds one contiguous range of ``n``), ``rule``,
 ``session_id``, ``events`` (the JSON list of AUDITS.md), ``n_events``, ``first_seq`` and
@@ -11,18 +11,15 @@ unchanged ``--db`` database reopens with its findings, and any import makes them
 from __future__ import annotations
 
 import json
-from typing import Callable
 
 import duckdb
 
 import queries
-from explorer.audits import FINDING_RULES, ordered_sql
+from explorer.audits.counts import FINDING_RULES, ordered_sql
+from explorer.audits.stamped_tables import build_table
+from explorer.jobs import ProgressHook, StopHook
 from explorer.model import CostSettings, Order
-from explorer.derived import build_table
-from explorer.store import Db, data_version
-
-ProgressHook = Callable[[int, int], None]
-StopHook = Callable[[], bool]
+from explorer.store.db import Db, data_version
 
 #: The cache table of each order: the only names ever spliced into a statement here.
 TABLES = {order: f"findings_{order.value.replace('-', '_')}" for order in Order}
@@ -31,7 +28,7 @@ CACHE_FORMAT = 2
 
 
 def findings_sql(order: Order) -> str:
-    """The ``findings`` statement of :func:`explorer.audits.findings` for ``order``."""
+    """The ``findings`` statement of :func:`explorer.audits.counts.findings` for ``order``."""
     return queries.render("findings", ordered=ordered_sql(Order(order)),
                           pairs=queries.load("fragment_call_pairs"))
 
@@ -68,7 +65,7 @@ def ensure(db: Db, order: Order, progress: ProgressHook | None = None,
 
     ``progress(done, 1000)`` follows DuckDB's own progress of the one statement; when
     ``should_stop()`` turns true the statement is interrupted, the transaction rolled back
-    (the table and meta stay as they were) and :class:`explorer.ingest.Cancelled` raised.
+    (the table and meta stay as they were) and :class:`explorer.jobs.Cancelled` raised.
     ``db`` is a connection of its own (a cursor on a worker thread).
     """
     order = Order(order)

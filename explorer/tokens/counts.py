@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import threading
 from functools import cache
-from typing import Callable
 
 import pyarrow as pa
 
 import queries
+from explorer.jobs import Cancelled, ProgressHook, StopHook
 from explorer.model import TOKENIZERS, CostSettings
-from explorer.store import Db, data_version
+from explorer.store.db import Db, data_version
 
 #: Held around each write (the table's creation, an insert): a session's load and a
 #: whole-corpus count may run at once.
@@ -26,8 +26,6 @@ _WRITING = threading.Lock()
 #: Texts counted per batch (one insert each; the stop flag is read between batches).
 BATCH_ROWS = 20_000
 
-ProgressHook = Callable[[int, int], None]
-StopHook = Callable[[], bool]
 
 
 class TokenizerUnavailable(RuntimeError):
@@ -140,7 +138,7 @@ def ensure(db: Db, settings: CostSettings, session_id: str | None = None,
     """Count the text of every event of ``session_id`` (None: of the whole corpus) that the
     tokenizer of ``settings`` has not counted yet; return how many were counted. Nothing to
     do with the ratios. ``progress(done, total)`` after each batch; when ``should_stop()``
-    turns true the batches stop and :class:`explorer.ingest.Cancelled` is raised."""
+    turns true the batches stop and :class:`explorer.jobs.Cancelled` is raised."""
     if settings.tokenizer is None:
         return 0
     name = settings.tokenizer
@@ -162,7 +160,6 @@ def ensure(db: Db, settings: CostSettings, session_id: str | None = None,
 
 def _count_missing(db: Db, encoding, table: dict, session_id: str | None, total: int,
                    progress: ProgressHook | None, should_stop: StopHook | None) -> int:
-    from explorer.ingest import Cancelled
     reader = db.con.cursor()   # reads while ``db`` writes each batch
     writer = db.con.cursor()
     try:

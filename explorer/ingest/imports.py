@@ -9,25 +9,26 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 import duckdb
 
 import queries
-from explorer import coerce, durability, formats, token_counts
+from explorer import formats
 from explorer.formats import LogFileError
-from explorer.import_report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
-from explorer.import_steps import (DEDUPLICATED, DETAILED, INSERTED, REJECTED, STAGED,
-                                   Cancelled, Steps)
-from explorer.store import Db, Store, bounded_memory, bump_data_version
-from explorer.tokens import NON_CJK_RE2
+from explorer.ingest import coerce
+from explorer.ingest.report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
+from explorer.ingest.steps import DEDUPLICATED, DETAILED, INSERTED, REJECTED, STAGED, Steps
+from explorer.jobs import ProgressHook, StopHook
+from explorer.store import durability
+from explorer.store.db import Db, Store, bounded_memory, bump_data_version
+from explorer.store.transaction import transaction
+from explorer.tokens import counts as token_counts
+from explorer.tokens.estimate import NON_CJK_RE2
 
-#: Cancelled is raised here and caught by importers' callers (explorer.import_steps).
-__all__ = ["ACCOUNT_KEYS", "Cancelled", "FileReport", "ImportReport", "import_file",
+__all__ = ["ACCOUNT_KEYS", "FileReport", "ImportReport", "import_file",
            "import_paths", "open_database"]
 
-ProgressHook = Callable[[int, int], None]
-StopHook = Callable[[], bool]
 
 
 def import_paths(
@@ -48,7 +49,7 @@ def import_paths(
                 progress(index * 1000 + (1000 * done // max(total, 1)), 1000 * len(paths))
         try:
             # Recorded (committed) while the file's transaction runs: a process killed in
-            # it leaves the file named for the next open (explorer.durability).
+            # it leaves the file named for the next open (explorer.store.durability).
             with durability.importing(store, path):
                 report.files.append(_import_bounded(store, path, file_progress, should_stop))
         except LogFileError as exc:
@@ -59,7 +60,7 @@ def import_paths(
 
 
 def _import_bounded(store: Db, path: Path, progress, should_stop) -> FileReport:
-    """Import with DuckDB's memory bounded (explorer.store.bounded_memory); a file with one
+    """Import with DuckDB's memory bounded (explorer.store.db.bounded_memory); a file with one
     record too big for the bound (a line of 50 MB) is imported again without it."""
     try:
         with bounded_memory(store):
@@ -98,8 +99,7 @@ def import_file(
 def _commit(store: Db, path: Path, reader, digest: str, steps: Steps, earlier: list[dict],
             staged: tuple[dict[str, str], bool]) -> FileReport:
     """The file's transaction: forget what an earlier version gave, load what was staged."""
-    store.con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(store.con):
         for file_id in (row["file_id"] for row in earlier):
             for table in ("event_details", "events", "rejected", "duplicates", "files"):
                 store.run(f"forget_file_{table}", file_id=file_id)
@@ -117,11 +117,7 @@ def _commit(store: Db, path: Path, reader, digest: str, steps: Steps, earlier: l
                                      f"{str(exc).splitlines()[0][:300]}") from exc
         bump_data_version(store)
         steps.check()   # the last chance: once the commit runs, the file is in
-        store.con.execute("COMMIT")
-        steps.hook(1000)(1, 1)
-    except BaseException:
-        store.con.execute("ROLLBACK")
-        raise
+    steps.hook(1000)(1, 1)
     return report
 
 

@@ -11,11 +11,11 @@ from explorer.compaction import CompactionSettings, SessionLog, transforms, view
 from explorer.compaction.settings import EVICT_EXCLUDED, PRUNE_EXCLUDED
 from explorer.compaction.sweep import FIGURES, sweep
 from explorer.formats import LogFileError
-from explorer.ingest import import_paths, open_database
+from explorer.ingest.imports import import_paths, open_database
 from explorer.model import CostSettings, Order
-from explorer.token_counts import checked
-from explorer.store import StoreError
-from explorer.turns import session_events
+from explorer.store.db import StoreError
+from explorer.tokens.counts import checked
+from explorer.tokens.session_events import session_events
 
 
 def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.ArgumentParser) -> None:

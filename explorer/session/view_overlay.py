@@ -1,7 +1,7 @@
 """What a compaction preview lays over a session's turn tree: the contract between the
-preview (``explorer.preview``) and the tree (``widgets.turn_tree_model``).
+preview (``explorer.session.preview``) and the tree (``widgets.turn_tree_model``).
 
-Rows are rows of the :func:`explorer.turns.session_events` frame the tree shows, which are
+Rows are rows of the :func:`explorer.tokens.session_events.session_events` frame the tree shows, which are
 also the indexes of the :class:`explorer.compaction.SessionLog` built from that frame.
 """
 
