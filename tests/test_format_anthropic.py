@@ -21,7 +21,11 @@ from tests.conftest import CORPUS
 from tests.helpers import stored_kinds
 
 HERE = CORPUS / "anthropic-messages"
-FILES = sorted(HERE.iterdir())
+#: A HAR recording (Polly.JS) of Messages calls: no HAR reader yet (issue 15 maps HAR in
+#: docs/FORMATS.md first). Strict: the day a reader takes it, these tests say so.
+NO_HAR_READER = pytest.mark.xfail(strict=True, reason="HAR recordings are not read yet (issue 15)")
+FILES = [pytest.param(p, marks=NO_HAR_READER) if p.suffix == ".har" else p
+         for p in sorted(HERE.iterdir())]
 OTHERS = [p for p in CORPUS.rglob("*") if p.is_file() and p.parent != HERE
           and p.name != "SOURCES.md"]
 THINKING = HERE / "pydantic-pydantic-ai__test_anthropic_tool_with_thinking.yaml"
@@ -33,16 +37,42 @@ def interactions(path: Path) -> list[dict]:
         "interactions"]
 
 
+def body(part: dict) -> dict:
+    """A recorded body as this test reads it: pydantic-ai's ``parsed_body``, vcrpy's JSON
+    string, or a streamed reply, of which it takes the blocks each ``content_block_start``
+    opens (enough to count kinds and ids; the reader joins the deltas too)."""
+    if "parsed_body" in part:
+        return part["parsed_body"]
+    text = part["body"]["string"] if isinstance(part["body"], dict) else part["body"]
+    try:
+        return json.loads(text)
+    except ValueError:
+        events = [json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:")]
+        return {"content": [e["content_block"] for e in events
+                            if e.get("type") == "content_block_start"]}
+
+
 def last_conversation(path: Path) -> tuple[str | None, list[dict]]:
     """The system prompt and the last request's messages plus its reply (checking that every
     earlier request is a prefix of the last one)."""
     items = interactions(path)
-    last = items[-1]["request"]["parsed_body"]
+    last = body(items[-1]["request"])
     for earlier in items[:-1]:
-        msgs = earlier["request"]["parsed_body"]["messages"]
+        msgs = body(earlier["request"])["messages"]
         assert last["messages"][:len(msgs)] == msgs
-    reply = {"role": "assistant", "content": items[-1]["response"]["parsed_body"]["content"]}
+    reply = {"role": "assistant", "content": body(items[-1]["response"])["content"]}
     return last.get("system"), last["messages"] + [reply]
+
+
+def kind_of(block: dict, role: str) -> str:
+    """LOG-FORMATS.md's kind of a content block ("" for none: thinking)."""
+    t = block["type"]
+    if t in ("tool_use", "server_tool_use", "mcp_tool_use"):
+        return "CALL"
+    if t == "tool_result" or t.endswith("_tool_result"):
+        return "RESULT"
+    return {"compaction": "SUMMARY", "thinking": "", "redacted_thinking": "",
+            "text": "USER" if role == "user" else "ASSISTANT"}[t]
 
 
 def expected(path: Path) -> tuple[Counter, tuple[int, int]]:
@@ -53,11 +83,10 @@ def expected(path: Path) -> tuple[Counter, tuple[int, int]]:
     for m in msgs:
         blocks = [{"type": "text"}] if isinstance(m["content"], str) else m["content"]
         for b in blocks:
-            t = b["type"]
-            kinds[{"tool_use": "CALL", "tool_result": "RESULT", "compaction": "SUMMARY",
-                   "thinking": "", "text": "USER" if m["role"] == "user" else "ASSISTANT"}[t]] += 1
-            calls += [b["id"]] if t == "tool_use" else []
-            results += [b["tool_use_id"]] if t == "tool_result" else []
+            kind = kind_of(b, m["role"])
+            kinds[kind] += 1
+            calls += [b["id"]] if kind == "CALL" else []
+            results += [b["tool_use_id"]] if kind == "RESULT" else []
     del kinds[""]
     return +kinds, (sum(c not in results for c in calls), sum(r not in calls for r in results))
 
@@ -71,7 +100,7 @@ def imported(store, path: Path):
     return kinds, (counts["dangling_calls"][0], counts["orphan_results"][0])
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name[:40])
+@pytest.mark.parametrize("path", FILES, ids=lambda p: getattr(p, "name", "")[:40])
 def test_corpus_files_are_detected_as_anthropic_messages(path):
     assert formats.detect(path).NAME == anthropic_messages.NAME
     assert not openai_chat.matches(path, read_head(path))
@@ -82,7 +111,7 @@ def test_no_other_file_is_taken_for_anthropic_messages(path):
     assert not anthropic_messages.matches(path, read_head(path))
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name[:40])
+@pytest.mark.parametrize("path", FILES, ids=lambda p: getattr(p, "name", "")[:40])
 def test_counts_match_the_last_request_and_reply(store, path):
     assert imported(store, path) == expected(path)
 
@@ -157,3 +186,20 @@ def test_server_tool_blocks_and_json_history(store, tmp_path):
     assert rows == [("USER", None, None, None), ("CALL", "srvtoolu_1", "web_search", None),
                     ("RESULT", "srvtoolu_1", "web_search", True),
                     ("CALL", "toolu_2", "read", None), ("RESULT", "toolu_2", "read", True)]
+
+
+def test_a_gzip_compressed_body_reads_as_the_plain_one(store, tmp_path):
+    """No corpus cassette keeps a compressed body, so this one is made from a real streamed
+    cassette the way vcrpy writes one it did not decode: the gzip bytes, base64 under
+    ``!!binary``. It must import exactly as the plain file does."""
+    import gzip
+
+    plain = HERE / "traceloop-openllmetry__test_anthropic_tools_streaming_legacy.yaml"
+    data = interactions(plain)
+    for item in data:
+        text = item["response"]["body"]["string"]
+        item["response"]["body"]["string"] = gzip.compress(text.encode())
+    packed = tmp_path / plain.name
+    packed.write_text(yaml.safe_dump({"interactions": data}))
+    assert "!!binary" in packed.read_text()
+    assert imported(store, packed) == expected(plain)

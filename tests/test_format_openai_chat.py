@@ -28,16 +28,34 @@ OTHERS = [p for p in CORPUS.rglob("*") if p.is_file() and p.parent != HERE
           and p.name != "SOURCES.md"]
 
 
+def body(part: dict) -> dict:
+    """A recorded body as this test reads it: pydantic-ai's ``parsed_body``, vcrpy's JSON
+    string, or a streamed reply (``chat.completion.chunk`` lines), whose message this test
+    builds from the chunks' tool calls and contents in a few lines of its own."""
+    if "parsed_body" in part:
+        return part["parsed_body"]
+    text = part["body"]["string"] if isinstance(part["body"], dict) else part["body"]
+    try:
+        return json.loads(text)
+    except ValueError:
+        chunks = [json.loads(line[5:]) for line in text.splitlines()
+                  if line.startswith("data:") and line[5:].strip() != "[DONE]"]
+        deltas = [c["choices"][0]["delta"] for c in chunks if c["choices"]]
+        calls = [t for d in deltas for t in d.get("tool_calls") or [] if t.get("id")]
+        content = "".join(d.get("content") or "" for d in deltas)
+        return {"choices": [{"message": {"role": "assistant", "content": content or None,
+                                         "tool_calls": [{"id": t["id"]} for t in calls]}}]}
+
+
 def last_conversation(path: Path) -> list[dict]:
     """The last Chat Completions request's messages plus its reply, read with PyYAML."""
     chats = [i for i in yaml.safe_load(path.read_text())["interactions"]
-             if "messages" in i["request"]["parsed_body"]]
-    last = chats[-1]
+             if "messages" in body(i["request"])]
+    last = body(chats[-1]["request"])
     for earlier in chats[:-1]:  # every earlier request is replayed by the last one
-        msgs = earlier["request"]["parsed_body"]["messages"]
-        assert last["request"]["parsed_body"]["messages"][:len(msgs)] == msgs
-    return (last["request"]["parsed_body"]["messages"]
-            + [last["response"]["parsed_body"]["choices"][0]["message"]])
+        msgs = body(earlier["request"])["messages"]
+        assert last["messages"][:len(msgs)] == msgs
+    return last["messages"] + [body(chats[-1]["response"])["choices"][0]["message"]]
 
 
 def expected(conversations: dict[str, list[dict]]) -> tuple[Counter, dict]:

@@ -4,13 +4,14 @@ requests only replay history that a later request re-sends (LOG-FORMATS.md §4, 
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import yaml
+
+from explorer.formats.recorded_bodies import recorded_body
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _START = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:(?:#[^\n]*|---[ \t]*|[ \t]*)\r?\n)*"
@@ -120,8 +121,8 @@ def _child(node, key: str):
 
 
 def _body(part) -> dict | None:
-    """A request or response body: pydantic-ai's ``parsed_body``, else vcrpy's ``body``
-    (a JSON string, or ``{string: …}``)."""
+    """A request or response body: pydantic-ai's ``parsed_body``, else vcrpy's ``body`` (a
+    string, or ``{string: …}``: JSON, a streamed reply, either gzip-compressed)."""
     if not isinstance(part, dict):
         return None
     if isinstance(part.get("parsed_body"), dict):
@@ -130,11 +131,7 @@ def _body(part) -> dict | None:
     if isinstance(body, dict):
         body = body.get("string")
     if isinstance(body, (str, bytes)):
-        try:
-            value = json.loads(body)
-        except ValueError:
-            return None
-        return value if isinstance(value, dict) else None
+        return recorded_body(body)
     return None
 
 
