@@ -6,6 +6,7 @@ from __future__ import annotations
 import configparser
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -69,11 +70,50 @@ def test_about_names_turnscope_qt_duckdb_and_polars_versions(qapp):
         assert expected in text
 
 
+#: Every path a user reaches headless, as the bundle runs it: each subcommand once, and each
+#: that estimates tokens with both real tokenizers (the bundle must carry the tokenizer's
+#: extension module, not only its rank files). ``{out}`` is a fresh folder per command.
+#: A later subcommand adds its line here.
+BUNDLE_COMMANDS = (
+    ["--version"],
+    ["audit", "--demo", "--json"],
+    *(["audit", "--demo", "--json", "--tokenizer", t] for t in ("o200k", "cl100k")),
+    ["audit", "--demo", "--findings"],
+    *(["sweep", "--demo", "--json", "--tokenizer", t] for t in ("o200k", "cl100k")),
+    ["sweep", "--demo", "--csv", "--strategies", "M0,spring-events:20,recorded"],
+    *(["view", "--demo", "--session", "k0002", "--strategy", "M2", "--budget", "1500",
+       "--json", "--tokenizer", t] for t in ("o200k", "cl100k")),
+    ["generate", "{out}/corpus.jsonl", "--sessions", "3", "--turns", "2"],
+    *(["screenshot", "{out}/window.png", "--demo", "--size", "800x600", "--tokenizer", t]
+      for t in ("o200k", "cl100k")),
+)
+
+
+def _run(program: list[str], args: list[str], out: Path) -> subprocess.CompletedProcess:
+    out.mkdir(parents=True)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    return subprocess.run(program + [a.format(out=out) for a in args], capture_output=True,
+                          text=True, timeout=600, cwd=out, env=env)
+
+
+def _demo_paths(text: str) -> str:
+    """Output with the demo files' folder left out: the bundle carries its own copy."""
+    return re.sub(r'[^\s"]*/sample_data/', "sample_data/", text)
+
+
+def _outputs(out: Path) -> dict[str, bytes | tuple]:
+    """What a command wrote: files by name (a PNG by its size: fonts may differ in pixels)."""
+    return {p.name: png_size(p) if p.suffix == ".png" else p.read_bytes()
+            for p in sorted(out.iterdir())}
+
+
 @pytest.mark.slow
 def test_the_bundle_builds_and_renders_the_demo_offscreen(tmp_path):
     """packaging/build.sh (PyInstaller, one folder) with this interpreter; the built bundle
     prints its version, audits the demo data like the package does, and renders the window
-    offscreen — build.sh checks the last two itself, and this test reads what it wrote."""
+    offscreen — build.sh checks the last two itself, and this test reads what it wrote. Then
+    every command of BUNDLE_COMMANDS gives, from the bundle, exactly what the installed
+    package gives (status, standard output, files written)."""
     env = dict(os.environ, TURNSCOPE_DIST=str(tmp_path / "dist"),
                TURNSCOPE_WORK=str(tmp_path / "work"), QT_QPA_PLATFORM="offscreen")
     built = subprocess.run(["bash", str(PACKAGING / "build.sh"), sys.executable], cwd=ROOT,
@@ -91,3 +131,12 @@ def test_the_bundle_builds_and_renders_the_demo_offscreen(tmp_path):
     assert png_size(tmp_path / "work" / "screenshot.png") == (1600, 1000)
     tarball = tmp_path / "dist" / f"turnscope-{metadata.version('turnscope')}-linux-{os.uname().machine}.tar.gz"
     assert tarball.stat().st_size > 10_000_000
+
+    for i, args in enumerate(BUNDLE_COMMANDS):
+        mine = _run([str(bundle / "turnscope")], args, tmp_path / "bundle" / str(i))
+        package = _run([sys.executable, "-m", "explorer"], args, tmp_path / "package" / str(i))
+        shown = " ".join(args)
+        assert mine.returncode == package.returncode == 0, (shown, mine.stderr[-3000:],
+                                                            package.stderr[-3000:])
+        assert _demo_paths(mine.stdout) == _demo_paths(package.stdout), shown
+        assert _outputs(tmp_path / "bundle" / str(i)) == _outputs(tmp_path / "package" / str(i)), shown
