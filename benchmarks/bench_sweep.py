@@ -23,7 +23,7 @@ from benchmarks.bench_core import _corpus, _peak_gb, _timed
 from explorer.cli.generate import generate
 from explorer.compaction import SessionLog, view
 from explorer.compaction.per_session import session_logs, sweep_by_sessions
-from explorer.compaction.settings import DEFAULTS
+from explorer.compaction.strategies import DEFAULTS
 from explorer.compaction.sweep import VECTORIZED, sweep
 from explorer.ingest.imports import import_paths
 from explorer.model import CostSettings

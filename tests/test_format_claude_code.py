@@ -14,7 +14,7 @@ import pytest
 
 from explorer.audits import counts as audits
 from explorer.compaction.log import SessionLog
-from explorer.compaction.recorded import recorded
+from explorer.compaction.strategies import parse as parse_strategy
 from explorer.formats import claude_code, detect
 from explorer.ingest.imports import import_paths
 from explorer.tokens.session_events import session_events
@@ -27,6 +27,8 @@ AGENT = HERE / "marot-spotter__agent-aac57f5.jsonl"
 FULL = HERE / "jnarowski-agentcmd__full-session.jsonl"
 FILES = (SPOTTER, AGENT, FULL)
 SID = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+
+recorded = parse_strategy("recorded").decide  # (log, budget) -> its Window
 
 
 def _lines(path: Path) -> list[dict]:

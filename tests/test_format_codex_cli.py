@@ -14,7 +14,7 @@ import pytest
 
 from explorer.audits import counts as audits
 from explorer.compaction.log import SessionLog
-from explorer.compaction.recorded import recorded
+from explorer.compaction.strategies import parse as parse_strategy
 from explorer.formats import codex_cli, detect, read_head
 from explorer.ingest.imports import import_paths
 from explorer.tokens.session_events import session_events
@@ -29,6 +29,8 @@ SHORT = HERE / "madshn-localpush__rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33
 FILES = (V040, RESUMED, COMPACTED, SHORT)
 CALLS = ("function_call", "custom_tool_call", "local_shell_call", "web_search_call")
 OUTPUTS = ("function_call_output", "custom_tool_call_output")
+
+recorded = parse_strategy("recorded").decide  # (log, budget) -> its Window
 
 
 def _lines(path: Path) -> list[dict]:

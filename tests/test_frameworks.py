@@ -14,14 +14,9 @@ import re
 import pytest
 
 from explorer.cli.generate import generate
-from explorer.compaction import (
-    CompactionSettings,
-    SessionLog,
-    Strategy,
-    frameworks,
-    reference,
-    view,
-)
+from explorer.compaction import CompactionSettings, SessionLog, Strategy, view, window
+from explorer.compaction.strategies.messages import messages
+from explorer.compaction.strategies.one_session import corpus_of
 from explorer.tokens.session_events import session_events
 from tests.helpers import jsonl, load
 
@@ -58,7 +53,7 @@ def make_log(store, tmp_path):
 
 
 def cut_of(log, text, budget=1000, settings=ON):
-    return frameworks.window(log, Strategy.parse(text), budget, settings)
+    return window(log, Strategy.parse(text), budget, settings)
 
 
 def described(log, text, budget=1000, settings=ON):
@@ -177,7 +172,7 @@ def test_spring_tokens_equals_m3_without_system_events_and_switch_off(generated,
     assert len(generated) == 80 and not any(log.is_system.any() for log in generated)
     for log in generated:
         ours = cut_of(log, "spring-tokens", budget, OFF)
-        m3 = reference.m3(log, budget)
+        m3 = window(log, Strategy.parse("M3"), budget)
         assert (ours.cut, ours.partial_dropped) == (m3.cut, m3.partial_dropped), log.session_id
 
 
@@ -321,11 +316,12 @@ def test_memory_window_1x_cuts_anywhere_and_2_0_starts_at_a_user_message(make_lo
 # -- Budget independence, strategy texts ----------------------------------------------------
 def test_budget_independent_arrays_are_built_once_per_log(make_log):
     log = make_log("U", "A", "U", "A")
-    first = frameworks._derived(log)
+    cut_of(log, "spring-tokens", 5)
+    first, arrays = corpus_of(log), messages(corpus_of(log))
     for budget in (5, 15, 25):
         cut_of(log, "spring-tokens", budget)
         cut_of(log, "agentscope-tokens:1", budget)
-    assert frameworks._derived(log) is first
+    assert corpus_of(log) is first and messages(corpus_of(log)) is arrays
 
 
 @pytest.mark.parametrize("text, message", [
@@ -346,8 +342,6 @@ def test_strategy_parse_rejects_bad_texts(text, message):
 def test_strategy_parse_reads_framework_arguments():
     assert Strategy.parse("memory-window:20:2.0").args == (20, "2.0")
     assert Strategy.parse(" agentscope:50:20 ").args == (50, 20)
-    with pytest.raises(ValueError, match="not a framework strategy"):
-        frameworks.window(None, Strategy.parse("M1"), 100)
 
 
 def test_all_framework_cuts_are_valid_on_generated_logs(generated):

@@ -8,7 +8,9 @@ import pytest
 
 from explorer.cli.demo import demo_paths
 from explorer.compaction import Strategy, view, window
-from explorer.compaction.settings import DEFAULTS, FAMILIES, CompactionSettings
+from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.strategies import BY_NAME as FAMILIES
+from explorer.compaction.strategies import DEFAULTS
 from explorer.compaction.window import in_view
 from explorer.model import CostSettings, Order
 from explorer.session.data import load_session
@@ -116,7 +118,7 @@ def test_hand_worked_overlays(small):
 
 
 def test_compare_rows_are_the_views_metrics(small):
-    texts = strategy_texts(StrategyParams(spring_events=2, memory_variant="1.x"))
+    texts = strategy_texts(StrategyParams({"spring-events": (2,), "memory-window": (20, "1.x")}))
     assert "spring-events:2" in texts and {"memory-window:20:1.x", "memory-window:20:2.0"} <= set(texts)
     rows = compare(small, 300, texts, VARIANTS[1])
     assert [r["strategy"] for r in rows] == texts
@@ -176,13 +178,14 @@ def test_every_strategy_the_picker_produces_parses(qtbot):
         picker.family.setCurrentIndex(index)
         for box in picker.arguments.values():
             box.setValue(7 + index)
-        for variant in range(picker.variant.count()):
-            picker.variant.setCurrentIndex(variant)
+        for variant in range(max([1, *(c.count() for c in picker.choices.values())])):
+            for combo in picker.choices.values():
+                combo.setCurrentIndex(variant)
             strategy = Strategy.parse(picker.strategy())
             assert strategy.family == family
             assert emitted[-1][0] == picker.strategy()
     assert {Strategy.parse(t).family for t, _ in emitted} == set(FAMILIES)
-    for text in strategy_texts(StrategyParams(agentscope_keep=3, memory_window=4)):
+    for text in strategy_texts(StrategyParams({"agentscope": (50, 3), "memory-window": (4, "2.0")})):
         picker.set_strategy(text)
         assert picker.strategy() == text
     picker.transforms_button.click()

@@ -10,7 +10,7 @@ import time
 from PySide6.QtCore import QCoreApplication, QEventLoop
 
 from explorer.cli.demo import demo_paths
-from explorer.compaction.settings import Strategy
+from explorer.compaction.strategies import Strategy
 from explorer.model import Order
 from explorer.store.db import StoreError
 

@@ -18,47 +18,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.compaction.settings import CompactionSettings, Strategy
-from explorer.session.preview import FRAMEWORKS, REFERENCE, StrategyParams, strategy_texts
+from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.strategies import BY_NAME, FAMILIES, Strategy
+from explorer.session.preview import StrategyParams, strategy_texts
 
-#: Every family, its name in the selector and what it does (fixed texts, shown as tooltips).
-FAMILY_TEXT = {
-    "M0": ("M0 naive event window", "Keeps the newest events that fit the budget."),
-    "M1": ("M1 turn-aware window", "M0's cut moved back to the start of its turn."),
-    "M2": ("M2 turn-aware, head repair", "M1, then drops leading results and adds "
-           "placeholder results for unanswered calls of the first turn."),
-    "M3": ("M3 whole turns only", "M0's cut moved forward to the next turn start."),
-    "M4": ("M4 whole turns, event fallback", "M3, or M0's cut when M3 keeps nothing."),
-    "recorded": ("recorded", "The view the log recorded for itself (archived events or the "
-                 "latest summary); the budget plays no part."),
-    "spring-turns": ("spring-turns:N", "Spring AI session, turn window: the last N turns."),
-    "spring-events": ("spring-events:N", "Spring AI session, sliding window: the last N "
-                      "messages, snapped forward to a turn start."),
-    "spring-tokens": ("spring-tokens", "Spring AI session, token window: the newest events "
-                      "that fit the budget, snapped forward to a turn start."),
-    "spring-summary": ("spring-summary:N", "spring-events:N plus a synthetic summary."),
-    "agentscope": ("agentscope:T:K", "AgentScope message mode: from T messages on, keeps "
-                   "the last K messages after a summary."),
-    "agentscope-tokens": ("agentscope-tokens:T", "AgentScope token mode: from T messages on, "
-                          "keeps the newest messages that fit the budget after a summary."),
-    "memory-window": ("memory-window:N:variant", "Spring AI MessageWindowChatMemory: SYSTEM "
-                      "events and the newest messages, N in all."),
-}
-#: The arguments of each family: (StrategyParams field, label, tooltip).
-ARGUMENTS = {
-    "spring-turns": (("spring_turns", "N turns", "Turns kept."),),
-    "spring-events": (("spring_events", "N messages", "Messages kept."),),
-    "spring-summary": (("spring_summary", "N messages", "Messages kept after the summary."),),
-    "agentscope": (("agentscope_threshold", "T messages", "Compaction starts at T messages."),
-                   ("agentscope_keep", "K messages", "Messages kept after the summary.")),
-    "agentscope-tokens": (("agentscope_tokens_threshold", "T messages",
-                           "Compaction starts at T messages."),),
-    "memory-window": (("memory_window", "N messages", "SYSTEM events and messages kept, in all."),),
-}
 #: The families that read keep_latest_turn, and those that add a synthetic summary.
-LATEST_TURN = ("spring-events", "spring-tokens", "spring-summary")
-SUMMARY = ("spring-summary", "agentscope", "agentscope-tokens")
-VARIANTS = (("2.0", "2.0: start at a USER message"), ("1.x", "1.x: cut anywhere"))
+LATEST_TURN = tuple(f.name for f in FAMILIES if "keep_latest_turn" in f.reads)
+SUMMARY = tuple(f.name for f in FAMILIES if "summary_cost" in f.reads)
+PLACEHOLDER = tuple(f.name for f in FAMILIES if "placeholder_cost" in f.reads)
+#: The largest value a spin box offers for an argument without an upper bound.
+SPIN_MAX = 1_000_000
 
 
 def _spin(parent: QWidget, low: int, high: int, value: int, tip: str, suffix: str = "") -> QSpinBox:
@@ -86,15 +55,13 @@ class StrategyPicker(QWidget):
         super().__init__(parent)
         self._quiet = False
         self.family = QComboBox(self)
-        for i, family in enumerate((*REFERENCE, "recorded", *FRAMEWORKS)):
-            name, tip = FAMILY_TEXT[family]
-            self.family.addItem(name, family)
-            self.family.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
+        for i, family in enumerate(FAMILIES):
+            self.family.addItem(family.label, family.name)
+            self.family.setItemData(i, family.tooltip, Qt.ItemDataRole.ToolTipRole)
         self.pages = QStackedWidget(self)
-        self.arguments: dict[str, QSpinBox] = {}
-        self.variant = QComboBox(self)
-        for value, text in VARIANTS:
-            self.variant.addItem(text, value)
+        # one input per (family, argument): a spin box for a number, a combo box for a choice
+        self.arguments: dict[tuple[str, str], QSpinBox] = {}
+        self.choices: dict[tuple[str, str], QComboBox] = {}
         for i in range(self.family.count()):
             self.pages.addWidget(self._page(self.family.itemData(i)))
         self.latest = QCheckBox("keep the latest turn", self)
@@ -134,15 +101,21 @@ class StrategyPicker(QWidget):
         page = QWidget(self)
         form = QFormLayout(page)
         form.setContentsMargins(0, 0, 0, 0)
-        defaults = StrategyParams()
-        for field, label, tip in ARGUMENTS.get(family, ()):
-            box = self.arguments[field] = _spin(page, 1, 1_000_000, getattr(defaults, field), tip)
-            form.addRow(label, box)
-        if family == "memory-window":
-            form.addRow("Variant", self.variant)
-        elif family not in ARGUMENTS:
-            uses = "uses the budget" if family in ("M0", "M1", "M2", "M3", "M4", "spring-tokens") \
-                else "ignores the budget"
+        spec = BY_NAME[family]
+        for argument in spec.arguments:
+            key = (family, argument.name)
+            if argument.choices:
+                box = self.choices[key] = QComboBox(page)
+                for value, text in argument.choices:
+                    box.addItem(text, value)
+                box.setCurrentIndex(box.findData(argument.default))
+                box.setToolTip(argument.tooltip)
+            else:
+                box = self.arguments[key] = _spin(page, argument.low, argument.high or SPIN_MAX,
+                                                  argument.default, argument.tooltip)
+            form.addRow(argument.label, box)
+        if not spec.arguments:
+            uses = "uses the budget" if spec.uses_budget else "ignores the budget"
             note = QLabel(f"No arguments; {uses}.", page)
             note.setTextFormat(Qt.TextFormat.PlainText)
             form.addRow(note)
@@ -189,7 +162,8 @@ class StrategyPicker(QWidget):
     def _connect(self) -> None:
         self.family.currentIndexChanged.connect(self._on_family_current_index_changed)
         self.transforms_button.toggled.connect(self._on_transforms_button_toggled)
-        self.variant.currentIndexChanged.connect(self._on_input_changed)
+        for combo in self.choices.values():
+            combo.currentIndexChanged.connect(self._on_input_changed)
         for box in (*self.arguments.values(), self.summary_cost, self.placeholder_cost,
                     self.evict_chars, self.evict_keep, self.prune_protect, self.prune_minimum,
                     self.prune_chars, self.prune_keep):
@@ -201,9 +175,11 @@ class StrategyPicker(QWidget):
 
     # -- what it shows --------------------------------------------------------------------
     def params(self) -> StrategyParams:
-        """The arguments of every framework family as currently set."""
-        values = {field: box.value() for field, box in self.arguments.items()}
-        return StrategyParams(**values, memory_variant=self.variant.currentData())
+        """The arguments of every family as currently set."""
+        inputs = {**{k: b.value() for k, b in self.arguments.items()},
+                  **{k: b.currentData() for k, b in self.choices.items()}}
+        return StrategyParams({f.name: tuple(inputs[(f.name, a.name)] for a in f.arguments)
+                               for f in FAMILIES if f.arguments})
 
     def strategy(self) -> str:
         """The selected strategy's text, e.g. ``agentscope:50:20``."""
@@ -232,11 +208,12 @@ class StrategyPicker(QWidget):
             index = self.family.findData(strategy.family)
             self.family.setCurrentIndex(index)
             self._show_page(index)
-            fields = [field for field, _, _ in ARGUMENTS.get(strategy.family, ())]
-            for field, value in zip(fields, strategy.args):
-                self.arguments[field].setValue(value)
-            if strategy.family == "memory-window":
-                self.variant.setCurrentIndex(self.variant.findData(strategy.args[1]))
+            for argument, value in zip(strategy.spec.arguments, strategy.args):
+                key = (strategy.family, argument.name)
+                if key in self.choices:
+                    self.choices[key].setCurrentIndex(self.choices[key].findData(value))
+                else:
+                    self.arguments[key].setValue(value)
         finally:
             self._quiet = False
 
@@ -275,10 +252,10 @@ class StrategyPicker(QWidget):
         self.pages.setCurrentIndex(index)
         self.pages.adjustSize()
         family = self.family.itemData(index)
-        self.family.setToolTip(FAMILY_TEXT[family][1])
+        self.family.setToolTip(BY_NAME[family].tooltip)
         self.latest.setEnabled(family in LATEST_TURN)
         self.summary_cost.setEnabled(family in SUMMARY)
-        self.placeholder_cost.setEnabled(family == "M2")
+        self.placeholder_cost.setEnabled(family in PLACEHOLDER)
 
     @Slot(bool)
     def _on_transforms_button_toggled(self, shown: bool) -> None:

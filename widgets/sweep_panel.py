@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.compaction.settings import DEFAULTS, CompactionSettings
+from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.strategies import DEFAULTS
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
 from widgets.sweep_task import SweepRequest, SweepResult, SweepTask

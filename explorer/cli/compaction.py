@@ -9,7 +9,8 @@ import sys
 
 from explorer.compaction import CompactionSettings, SessionLog, transforms, view
 from explorer.compaction.settings import EVICT_EXCLUDED, PRUNE_EXCLUDED
-from explorer.compaction.sweep import FIGURES, sweep
+from explorer.compaction.strategies import FAMILIES
+from explorer.compaction.sweep import FIGURES, VECTORIZED, sweep
 from explorer.formats import LogFileError
 from explorer.ingest.imports import import_paths, open_database
 from explorer.model import CostSettings, Order
@@ -22,13 +23,14 @@ def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.A
     """The flags of STRATEGIES.md ("On the command line") and the settings of both commands."""
     sweep_parser.add_argument("--budgets", default="400,1600,4000,8000",
                               help="comma-separated budgets in tokens (400,1600,4000,8000)")
-    sweep_parser.add_argument("--strategies", default="M0,M1,M2,M3,M4",
-                              help="comma-separated strategies, e.g. M0,spring-events:40,agentscope:50:20")
+    sweep_parser.add_argument("--strategies", default=",".join(VECTORIZED),
+                              help=f"comma-separated strategies ({','.join(VECTORIZED)}); "
+                                   f"{strategy_help()}")
     out = sweep_parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="an array of objects")
     out.add_argument("--csv", action="store_true", help="CSV with a header row")
     view_parser.add_argument("--session", required=True, help="the session id")
-    view_parser.add_argument("--strategy", default="M1", help="strategy (M1)")
+    view_parser.add_argument("--strategy", default="M1", help=f"strategy (M1); {strategy_help()}")
     view_parser.add_argument("--budget", type=int, default=4000, help="budget in tokens (4000)")
     view_parser.add_argument("--json", action="store_true", help="one JSON object")
     for p in (sweep_parser, view_parser):
@@ -54,6 +56,11 @@ def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.A
                        help="comma-separated tools never evicted (AgentScope's list)")
         p.add_argument("--prune-excluded", default=",".join(PRUNE_EXCLUDED),
                        help="comma-separated tools never pruned (AgentScope's list)")
+
+
+def strategy_help() -> str:
+    """What ``--strategy`` accepts, from the registry: each family with its arguments' names."""
+    return "one of " + ", ".join(f.text(tuple(a.name for a in f.arguments)) for f in FAMILIES)
 
 
 def _settings(args) -> CompactionSettings:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, USER, pairs_in_groups
+from explorer.compaction.positions import next_flagged
 from explorer.model import ORDER_KEYS, CostSettings, Order
 from explorer.store.db import Db
 from explorer.tokens import counts as token_counts
@@ -129,17 +130,6 @@ def _turn_start(is_user, start):
     marks = np.where(is_user, np.arange(len(is_user)), -1)
     marks[start] = np.maximum(marks[start], start)
     return np.maximum.accumulate(marks) if len(marks) else marks
-
-
-def next_flagged(flags: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Global index of the first flagged event at or after g in its session (the session
-    end if none). Each session's last event carries its end as a barrier, so a flag of the
-    next session never reaches back."""
-    g = np.arange(len(flags))
-    marks = np.where(flags, g, np.iinfo(np.int64).max)
-    last = ends[ends > 0] - 1
-    marks[last] = np.minimum(marks[last], ends[ends > 0])
-    return np.minimum.accumulate(marks[::-1])[::-1] if len(g) else marks
 
 
 def _second_last_per_group(key, member, session):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from explorer.compaction.positions import next_flagged
 from explorer.model import KINDS
 
 SYSTEM, USER, ASSISTANT, CALL, RESULT, SUMMARY, OTHER = range(len(KINDS))
@@ -51,8 +52,7 @@ class SessionLog:
         self.suffix = np.concatenate([np.cumsum(self.cost[::-1])[::-1], [0]]).astype(np.int64)
         is_user = self.kind == USER
         self.turn_start = np.maximum.accumulate(np.where(is_user, idx, 0)) if n else idx
-        nxt = np.where(is_user, idx, n)
-        self.next_user = np.minimum.accumulate(nxt[::-1])[::-1] if n else idx
+        self.next_user = next_flagged(is_user, np.array([n]))
         self.prev_call, self.next_result = _pairs(self.kind, self.call)
         content = np.isin(self.kind, CONTENT_KINDS).astype(np.int64)
         self.content_suffix = np.concatenate([np.cumsum(content[::-1])[::-1], [0]])

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.compaction.corpus import Corpus, cost_figures, pair_order, turn_user_key
-from explorer.compaction.log import CALL, RESULT, SYSTEM
+from explorer.compaction.log import CALL, RESULT
+from explorer.compaction.strategies.decision import Decision
 
 
 @dataclass
@@ -62,22 +63,13 @@ def _grouped(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, np.flatnonzero(np.r_[True, k[1:] != k[:-1]]) if len(order) else order
 
 
-def view_mask(c: Corpus, decision: dict) -> np.ndarray:
-    """Events in view: the kept suffix, SYSTEM events before the cut, a kept preamble (or
-    the decision's own mask)."""
-    if "mask" in decision:
-        return decision["mask"]
-    cut = decision["cut"][c.session]
-    g = np.arange(len(c.kind))
-    return (g >= cut) | (c.kind == SYSTEM) | (g < decision["preamble_end"][c.session])
-
-
-def figures(c: Corpus, decision: dict, budget: int) -> dict:
-    """The corpus figures of STRATEGIES.md for views given by a framework decision."""
-    mask = view_mask(c, decision)
+def figures(c: Corpus, decision: Decision, budget: int) -> dict:
+    """The corpus figures of STRATEGIES.md for views given by any decision without
+    placeholders (pinned SYSTEM events, a kept preamble, synthetic front items, a mask)."""
+    mask = decision.in_view(c)
     sessions = len(c.start)
     cost = np.bincount(c.session, weights=np.where(mask, c.cost, 0), minlength=sessions)
-    cost = cost.astype(np.int64) + decision["front"]
+    cost = cost.astype(np.int64) + decision.front_cost()
     content = np.bincount(c.session, weights=mask & c.content, minlength=sessions)
     gr = _groups(c)
     kind, kept = c.kind[gr.order], mask[gr.order]
@@ -91,9 +83,9 @@ def figures(c: Corpus, decision: dict, budget: int) -> dict:
         "orphan_results": int(np.count_nonzero((kind == RESULT) & kept & (calls_before == 0))),
         "orphan_calls": int(np.count_nonzero((kind == CALL) & kept & (results_after == 0))),
         "pair_splits": _pair_splits(c, decision, mask, gr, results),
-        "partial_dropped": int(np.count_nonzero(decision["partial"])),
-        "fallback": 0,
-        "repaired": 0,
+        "partial_dropped": int(np.count_nonzero(decision.partial)),
+        "fallback": int(np.count_nonzero(decision.fallback)) if decision.fallback is not None else 0,
+        "repaired": int(decision.repaired(c).sum()),
         **_key_collapse(c, mask, gr, calls),
     }
 
@@ -107,9 +99,9 @@ def _exclusive(values: np.ndarray, first, index: np.ndarray) -> np.ndarray:
     return before - before[first][index]
 
 
-def _pair_splits(c: Corpus, decision: dict, mask, gr: _Groups, results) -> int:
+def _pair_splits(c: Corpus, decision: Decision, mask, gr: _Groups, results) -> int:
     """e[cut-1] is a CALL (with an id) not in view while a RESULT of its id is in view."""
-    cut = decision["cut"]
+    cut = decision.cut
     before = np.maximum(cut - 1, 0)
     candidate = (cut > c.start) & (c.kind[before] == CALL) & (gr.group_of[before] >= 0) & ~mask[before]
     if not candidate.any() or not len(gr.starts):

@@ -8,7 +8,8 @@ from typing import Iterable
 from explorer.compaction import transforms, view
 from explorer.compaction import window as decide
 from explorer.compaction.log import SessionLog
-from explorer.compaction.settings import CompactionSettings, Strategy
+from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.strategies import Strategy
 from explorer.compaction.window import in_view, key_collapse
 from explorer.model import CostSettings, Order
 from explorer.store.db import Db

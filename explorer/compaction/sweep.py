@@ -11,10 +11,12 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from explorer.compaction import corpus_frameworks, mask_figures, transforms
+from explorer.compaction import mask_figures, transforms
 from explorer.compaction.corpus import Corpus, cost_figures, load
-from explorer.compaction.log import CALL, USER
-from explorer.compaction.settings import CompactionSettings, Strategy
+from explorer.compaction.log import CALL
+from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.strategies import Strategy, reference
+from explorer.compaction.strategies.decision import Decision
 from explorer.jobs import check
 from explorer.model import CostSettings, Order
 from explorer.store.db import Db
@@ -24,11 +26,10 @@ from explorer.tokens import counts as token_counts
 FIGURES = ("windows", "kept_cost", "max_cost", "over_budget", "empty", "orphan_results",
            "orphan_calls", "pair_splits", "partial_dropped", "fallback", "repaired",
            "over_ratio", "mixed_windows", "window_turn_collisions", "window_duplicate_call_ids")
-#: Families computed over whole columns with prefix sums; the others (framework families and
-#: ``recorded``) with per-event masks.
-VECTORIZED = ("M0", "M1", "M2", "M3", "M4")
-FRAMEWORKS = ("spring-turns", "spring-events", "spring-tokens", "spring-summary",
-              "agentscope", "agentscope-tokens", "memory-window")
+#: The reference strategies M0-M4 (the command line's default); their views, like any
+#: decision's whose views are suffixes, are counted with prefix sums, the others' with
+#: per-event masks (:mod:`explorer.compaction.mask_figures`).
+VECTORIZED = tuple(f.name for f in reference.FAMILIES)
 
 
 def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Order = Order.SEQ,
@@ -49,14 +50,11 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
     for strategy in parsed:
         for budget in budgets:
             check(should_stop, "sweep")
-            if strategy.family in VECTORIZED:
-                cut = _cut(corpus, strategy.family, budget)
-                row = figures(corpus, cut, budget, settings.placeholder_cost)
-            elif strategy.family in FRAMEWORKS:
-                decision = corpus_frameworks.cuts(corpus, strategy, budget, settings)
+            decision = strategy.corpus_decision(corpus, budget, settings)
+            if decision.suffix_only:
+                row = figures(corpus, decision, budget, settings.placeholder_cost)
+            else:
                 row = mask_figures.figures(corpus, decision, budget)
-            else:  # recorded
-                row = mask_figures.figures(corpus, corpus_frameworks.recorded(corpus), budget)
             rows.append({"strategy": strategy.text, "budget": budget,
                          **{name: row[name] for name in FIGURES}})
             if progress:
@@ -64,55 +62,11 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
     return rows
 
 
-def _k0(c: Corpus, budget: int) -> np.ndarray:
-    """Per session, the naive cut as a global index: events whose suffix exceeds B come first."""
-    over = c.suffix_from > budget
-    counts = np.add.reduceat(over, c.start) if len(c.start) else np.zeros(0, dtype=np.int64)
-    return c.start + counts
-
-
-def _cut(c: Corpus, family: str, budget: int) -> dict:
-    """The cut of every session (global index; the session end means an empty view)."""
-    k0 = _k0(c, budget)
-    inside = k0 < c.ends
-    safe = np.minimum(k0, len(c.kind) - 1)
-    plain = {"cut": k0, "raw": k0, "partial": np.zeros_like(inside), "fallback": np.zeros_like(inside),
-             "placeholders": np.zeros_like(k0)}
-    if family == "M0":
-        return plain
-    if family in ("M1", "M2"):
-        k1 = np.where(inside, c.turn_start[safe], c.ends)
-        if family == "M1":
-            return plain | {"cut": k1}
-        return plain | _repair(c, k1)
-    at_turn = (k0 == c.start) | ~inside | (c.kind[safe] == USER)
-    k3 = np.where(at_turn, k0, c.next_user[safe])
-    if family == "M3":
-        return plain | {"cut": k3, "partial": k3 > k0}
-    fallback = k3 >= c.ends
-    return plain | {"cut": np.where(fallback, k0, k3), "partial": ~fallback & (k3 > k0),
-                    "fallback": fallback}
-
-
-def _repair(c: Corpus, k1: np.ndarray) -> dict:
-    """M2: skip RESULT heads with an id, then placeholders for the first turn's open CALLs."""
-    inside = k1 < c.ends
-    k = np.where(inside, c.after_heads[np.minimum(k1, len(c.kind) - 1)], c.ends)
-    heads = k - k1
-    has = k < c.ends
-    safe = np.minimum(k, len(c.kind) - 1)
-    after = np.minimum(safe + 1, len(c.kind) - 1)
-    first_is_user = has & (c.kind[safe] == USER)
-    end_user = np.where(k + 1 < c.ends, c.next_user[after], c.ends)
-    end = np.where(first_is_user, end_user, np.where(has, c.next_user[safe], c.ends))
-    placeholders = np.where(has, c.dangling_prefix[end] - c.dangling_prefix[k], 0)
-    return {"cut": k, "placeholders": placeholders, "repaired": heads + placeholders}
-
-
-def figures(c: Corpus, cut: dict, budget: int, placeholder_cost: int) -> dict:
-    """The corpus figures of one (strategy, budget), from every session's cut."""
-    k, ends, start = cut["cut"], c.ends, c.start
-    placeholders = cut["placeholders"]
+def figures(c: Corpus, decision: Decision, budget: int, placeholder_cost: int) -> dict:
+    """The corpus figures of one (strategy, budget) whose views are suffixes (and M2's
+    placeholders), from every session's cut."""
+    k, ends, start = decision.cut, c.ends, c.start
+    placeholders = decision.placeholders(c)
     cost = c.total[ends] - c.total[k] + placeholder_cost * placeholders
     res_g, res_session, res_prev = c.results
     ks = k[res_session]
@@ -128,9 +82,9 @@ def figures(c: Corpus, cut: dict, budget: int, placeholder_cost: int) -> dict:
         "orphan_results": orphan_results,
         "orphan_calls": int(dangling.sum()),
         "pair_splits": int(np.count_nonzero(split)),
-        "partial_dropped": int(np.count_nonzero(cut["partial"])),
-        "fallback": int(np.count_nonzero(cut["fallback"])),
-        "repaired": int(cut.get("repaired", np.zeros(1, dtype=np.int64)).sum()),
+        "partial_dropped": int(np.count_nonzero(decision.partial)),
+        "fallback": int(np.count_nonzero(decision.fallback)) if decision.fallback is not None else 0,
+        "repaired": int(decision.repaired(c).sum()),
         "mixed_windows": int(np.count_nonzero(c.mixed >= k)),
         "window_turn_collisions": int(np.count_nonzero(turn_pos >= k[turn_session])),
         "window_duplicate_call_ids": int(np.count_nonzero(dup_pos >= k[dup_session])),

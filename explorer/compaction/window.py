@@ -155,11 +155,12 @@ def _items(log, w, keep, orphan_result, orphan_call, placeholder_cost) -> list[I
     return items
 
 
-def starts_inside_turn(log: SessionLog, w: Window) -> bool:
-    """A recorded view whose first event after the summary is not a USER event."""
-    kept = np.flatnonzero(in_view(log, w))
-    after = [i for i in kept if log.kind[i] != SUMMARY]
-    return bool(after) and bool(log.kind[after[0]] != USER)
+def starts_inside_turn(log: SessionLog, keep: np.ndarray) -> bool:
+    """A recorded view (``keep`` = :func:`in_view`) whose first event after the summary is
+    not a USER event."""
+    kinds = log.kind[keep]
+    after = kinds[kinds != SUMMARY]
+    return bool(len(after)) and bool(after[0] != USER)
 
 
 def key_collapse(log: SessionLog, keep: np.ndarray) -> dict[str, int]:

@@ -9,70 +9,45 @@ metrics are those of ``view`` (tests compare them for every family).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from explorer.compaction import window as decide
-from explorer.compaction.log import SUMMARY, USER, SessionLog
-from explorer.compaction.settings import DEFAULTS, CompactionSettings, Strategy
-from explorer.compaction.window import Window, in_view, view_metrics
+from explorer.compaction.log import SessionLog
+from explorer.compaction import strategies
+from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.strategies import BY_NAME, FAMILIES, Strategy
+from explorer.compaction.window import Window, in_view, starts_inside_turn, view_metrics
 from explorer.model import KINDS
 from explorer.session.view_overlay import SyntheticItem, ViewOverlay
 
-#: The reference strategies, offered first, then ``recorded``, then the framework families.
-REFERENCE = ("M0", "M1", "M2", "M3", "M4")
 #: Metric keys of a view, in the order of STRATEGIES.md ("Metrics of one view").
 METRICS = ("cost", "over", "empty", "orphan_results", "orphan_calls", "pair_split",
            "partial_dropped", "fallback", "repaired")
 
 
-def _default(family: str, position: int):
-    text = next(d for d in DEFAULTS if d.startswith(family + ":"))
-    return Strategy.parse(text).args[position]
-
-
 @dataclass(frozen=True)
 class StrategyParams:
-    """The arguments of every framework strategy (N, T, K, the memory-window variant);
-    the defaults are STRATEGIES.md's starting values (the frameworks' own)."""
+    """The arguments of the families that take some, by family name (N, T, K, the
+    memory-window variant); a family absent from ``values`` has its defaults
+    (STRATEGIES.md's starting values, the frameworks' own)."""
 
-    spring_turns: int = _default("spring-turns", 0)
-    spring_events: int = _default("spring-events", 0)
-    spring_summary: int = _default("spring-summary", 0)
-    agentscope_threshold: int = _default("agentscope", 0)
-    agentscope_keep: int = _default("agentscope", 1)
-    agentscope_tokens_threshold: int = _default("agentscope-tokens", 0)
-    memory_window: int = _default("memory-window", 0)
-    memory_variant: str = _default("memory-window", 1)
+    values: dict = field(default_factory=dict)
+
+    def args(self, family: str) -> tuple:
+        spec = BY_NAME[family]
+        return tuple(self.values.get(family, tuple(a.default for a in spec.arguments)))
 
     def text(self, family: str) -> str:
         """The strategy text of ``family`` with these arguments, e.g. ``agentscope:50:20``."""
-        args = {
-            "spring-turns": (self.spring_turns,), "spring-events": (self.spring_events,),
-            "spring-summary": (self.spring_summary,),
-            "agentscope": (self.agentscope_threshold, self.agentscope_keep),
-            "agentscope-tokens": (self.agentscope_tokens_threshold,),
-            "memory-window": (self.memory_window, self.memory_variant),
-        }.get(family, ())
-        return ":".join([family, *map(str, args)])
-
-
-#: The framework families, in the order of STRATEGIES.md.
-FRAMEWORKS = ("spring-turns", "spring-events", "spring-tokens", "spring-summary",
-              "agentscope", "agentscope-tokens", "memory-window")
+        return BY_NAME[family].text(self.args(family))
 
 
 def strategy_texts(params: StrategyParams = StrategyParams()) -> list[str]:
-    """Every strategy the app offers: M0-M4, recorded, each framework family with the
-    current arguments (memory-window in both variants, which STRATEGIES.md lists apart)."""
-    texts = [*REFERENCE, "recorded"]
-    for family in FRAMEWORKS:
-        texts.append(params.text(family))
-        if family == "memory-window":
-            other = "1.x" if params.memory_variant == "2.0" else "2.0"
-            texts.append(f"memory-window:{params.memory_window}:{other}")
-    return texts
+    """Every strategy the app offers, in the registry's order, with the current arguments
+    (some in more than one form: memory-window in both variants)."""
+    return strategies.texts({f.name: params.args(f.name) for f in FAMILIES})
 
 
 _TRANSFORM_FIELDS = {
@@ -121,15 +96,8 @@ def _decided(log: SessionLog, strategy: Strategy | str, budget: int,
     keep = in_view(log, w)
     metrics, *orphans = view_metrics(log, w, keep, budget, settings.placeholder_cost)
     if strategy.family == "recorded":
-        metrics["starts_inside_turn"] = _starts_inside_turn(log, keep)
+        metrics["starts_inside_turn"] = starts_inside_turn(log, keep)
     return strategy, w, keep, orphans, metrics
-
-
-def _starts_inside_turn(log: SessionLog, keep: np.ndarray) -> bool:
-    """A recorded view whose first event after the summary is not a USER event."""
-    kinds = log.kind[keep]
-    after = kinds[kinds != SUMMARY]
-    return bool(len(after)) and bool(after[0] != USER)
 
 
 def _errors(orphan_result: np.ndarray, orphan_call: np.ndarray,

@@ -1,6 +1,9 @@
-"""Framework strategies of STRATEGIES.md: Spring AI sessions, AgentScope, MessageWindowChatMemory.
+"""Every strategy of STRATEGIES.md decided one session at a time, in plain per-session code:
+the oracle the registered corpus decisions (explorer/compaction/strategies) are compared
+against. It was the app's own per-session implementation until the corpus form, run on a
+one-session corpus, proved fast enough for the slider (benchmarks/bench_corpus_decision.py).
 
-Every one pins the SYSTEM events. What does not depend on the budget (suffix costs of the
+The framework strategies pin the SYSTEM events. What does not depend on the budget (suffix costs of the
 non-SYSTEM events, per-message flags) is derived once per log and cached on it, so a budget
 change redoes only a search and a few look-ups.
 """
@@ -11,8 +14,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from explorer.compaction.log import RESULT, USER, SessionLog
-from explorer.compaction.settings import CompactionSettings, Strategy
+from explorer.compaction.log import CALL, RESULT, SUMMARY, USER, SessionLog
+from explorer.compaction.positions import next_flagged
+from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.strategies import Strategy
 from explorer.compaction.window import Window
 
 
@@ -43,8 +48,7 @@ class _Derived:
 def _next_true(flags: np.ndarray) -> np.ndarray:
     """For each position m (and one past the end), the first position >= m where flags holds."""
     size = len(flags)
-    at = np.where(flags, np.arange(size), size)
-    return np.r_[np.minimum.accumulate(at[::-1])[::-1], size].astype(np.int64)
+    return np.r_[next_flagged(flags, np.array([size])), size].astype(np.int64)
 
 
 def _derived(log: SessionLog) -> _Derived:
@@ -208,8 +212,11 @@ def memory_window(log: SessionLog, size: int, variant: str) -> Window:
 
 def window(log: SessionLog, strategy: Strategy, budget: int,
            settings: CompactionSettings = CompactionSettings()) -> Window:
-    """The decision of a framework strategy for this session at ``budget``."""
+    """The decision of any strategy for this session at ``budget``."""
     family, args, latest = strategy.family, strategy.args, settings.keep_latest_turn
+    simple = {"M0": m0, "M1": m1, "M2": m2, "M3": m3, "M4": m4, "recorded": recorded}
+    if family in simple:
+        return simple[family](log, budget)
     if family == "spring-turns":
         return spring_turns(log, args[0])
     if family == "spring-events":
@@ -224,4 +231,69 @@ def window(log: SessionLog, strategy: Strategy, budget: int,
         return agentscope_tokens(log, args[0], budget, settings.summary_cost)
     if family == "memory-window":
         return memory_window(log, args[0], args[1])
-    raise ValueError(f"{strategy.text!r} is not a framework strategy")
+    raise ValueError(f"{strategy.text!r} is not a strategy the oracle knows")
+
+
+# -- The reference strategies M0-M4 (SYSTEM events are ordinary here) ------------------------
+def m0(log: SessionLog, budget: int) -> Window:
+    """Naive event window: the naive cut k0."""
+    k0 = log.k0(budget)
+    return Window(k0, raw_cut=k0)
+
+
+def m1(log: SessionLog, budget: int) -> Window:
+    """Turn-aware window: back to the start of the turn holding k0 (empty when k0 = n)."""
+    k0 = log.k0(budget)
+    return Window(int(log.turn_start[k0]) if k0 < log.n else log.n, raw_cut=k0)
+
+
+def m2(log: SessionLog, budget: int) -> Window:
+    """M1, then drop RESULT heads (with an id) and add placeholders in the first turn."""
+    k = m1(log, budget).cut
+    n = log.n
+    heads = 0
+    while k < n and log.kind[k] == RESULT and log.call[k] >= 0:
+        k, heads = k + 1, heads + 1
+    placeholders: tuple[int, ...] = ()
+    if k < n:
+        # The view's first turn runs from its first event up to the next USER in it.
+        if log.kind[k] != USER:
+            end = int(log.next_user[k])
+        else:
+            end = int(log.next_user[k + 1]) if k + 1 < n else n
+        placeholders = tuple(
+            i for i in range(k, end)
+            if log.kind[i] == CALL and log.call[i] >= 0 and log.next_result[i] < 0)
+    return Window(k, raw_cut=log.k0(budget), placeholders=placeholders,
+                  repaired=heads + len(placeholders))
+
+
+def _m3_cut(log: SessionLog, k0: int) -> int:
+    if k0 == 0 or k0 == log.n or log.kind[k0] == USER:
+        return k0
+    return int(log.next_user[k0])
+
+
+def m3(log: SessionLog, budget: int) -> Window:
+    """Whole turns only: forward to the next turn start (empty when there is none)."""
+    k0 = log.k0(budget)
+    k = _m3_cut(log, k0)
+    return Window(k, raw_cut=k0, partial_dropped=k > k0)
+
+
+def m4(log: SessionLog, budget: int) -> Window:
+    """Whole turns, event fallback: M3's cut when it keeps something, else M0's."""
+    k0 = log.k0(budget)
+    k = _m3_cut(log, k0)
+    if k < log.n:
+        return Window(k, raw_cut=k0, partial_dropped=k > k0)
+    return Window(k0, raw_cut=k0, fallback=True)
+
+
+# -- Recorded ---------------------------------------------------------------------------------
+def recorded(log: SessionLog, budget: int) -> Window:
+    """Events not archived, if any is; else from the latest SUMMARY on; else everything."""
+    if log.archived.any():
+        return Window(0, mask=~log.archived)
+    summaries = np.flatnonzero(log.kind == SUMMARY)
+    return Window(int(summaries[-1]) if len(summaries) else 0)

@@ -1,0 +1,67 @@
+"""One session's decision read off the decision for a one-session corpus.
+
+The corpus built from a :class:`SessionLog` does not depend on the budget, so it is made
+once per log and kept on it; a budget change redoes only the (whole-array) decision.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.compaction.corpus import Corpus
+from explorer.compaction.log import CALL, RESULT, SessionLog
+from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.window import Window
+
+
+def corpus_of(log: SessionLog) -> Corpus:
+    """The session as a corpus of one (built on the first decision, then kept on ``log``)."""
+    cached = log.__dict__.get("_one_session")
+    if cached is None:
+        cached = log.__dict__["_one_session"] = _build(log)
+    return cached
+
+
+def _key(codes: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Codes as the corpus's hashed keys: 0 where absent, code + 1 elsewhere."""
+    return np.where(present, codes + 1, 0).astype(np.uint64)
+
+
+def _build(log: SessionLog) -> Corpus:
+    n = log.n
+    has_id = (log.call >= 0) & ((log.kind == CALL) | (log.kind == RESULT))
+    has_user = log.user >= 0
+    has_turn = has_user & (log.turn >= 0)
+    return Corpus(
+        offsets=np.array([0, n], dtype=np.int64), session=np.zeros(n, dtype=np.int32),
+        kind=log.kind, cost=log.cost, has_id=has_id,
+        prev_call=np.where(has_id, log.prev_call, -1),
+        next_result=np.where(has_id, log.next_result, -1),
+        user_key=_key(log.user, has_user) if has_user.any() else None,
+        turn_key=_key(log.turn, has_turn) if has_turn.any() else None,
+        call_key=_key(log.call, has_id), message_key=_key(log.message, log.message >= 0),
+        has_message=log.message >= 0, archived=log.archived,
+        eid=log.eid if log.eid is not None else np.arange(n))
+
+
+def window_of(log: SessionLog, decide, args: tuple, budget: int,
+              settings: CompactionSettings) -> Window:
+    """The :class:`Window` of session 0 in ``decide``'s decision for the one-session corpus."""
+    c = corpus_of(log)
+    d = decide(c, args, budget, settings)
+    cut = int(d.cut[0])
+    mask = d.mask
+    if mask is None and d.preamble_end is not None and d.preamble_end[0] > 0:
+        index = np.arange(log.n)  # a kept preamble is not a suffix: say so with a mask
+        mask = (index >= cut) | (index < d.preamble_end[0]) | (log.is_system & d.pinned)
+    placeholders: tuple[int, ...] = ()
+    if d.placeholder_end is not None:
+        span = np.arange(cut, int(d.placeholder_end[0]))
+        open_call = (log.kind[span] == CALL) & (log.call[span] >= 0) & (log.next_result[span] < 0)
+        placeholders = tuple(span[open_call].tolist())
+    heads = int(d.heads[0]) if d.heads is not None else 0
+    return Window(cut, raw_cut=int(d.raw[0]), pinned=d.pinned, mask=mask,
+                  placeholders=placeholders,
+                  front=d.front if d.fronted is not None and d.fronted[0] else (),
+                  fallback=bool(d.fallback[0]) if d.fallback is not None else False,
+                  partial_dropped=bool(d.partial[0]), repaired=heads + len(placeholders))
