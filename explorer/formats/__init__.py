@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from explorer.formats.reader import Reader
-
-Progress = Callable[[int, int], None]
 
 _HEAD = 64 * 1024
 _BINARY_MAGIC = {

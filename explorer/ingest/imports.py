@@ -20,14 +20,7 @@ from explorer.formats.reader import Reader
 from explorer.ingest import coerce, staging
 from explorer.ingest.report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
 from explorer.ingest.scan import Chunk, scanned
-from explorer.ingest.steps import (
-    DEDUPLICATED,
-    DETAILED,
-    INSERTED,
-    REJECTED,
-    STAGED,
-    Steps,
-)
+from explorer.ingest.steps import DEDUPLICATED, DETAILED, INSERTED, REJECTED, STAGED, Steps
 from explorer.jobs import ProgressHook, StopHook
 from explorer.store import durability
 from explorer.store.db import Db, Store, bounded_memory, bump_data_version
