@@ -1,10 +1,10 @@
-"""Import throughput and peak memory (issue 6 §5): JSON Lines, Parquet, Claude Code.
+"""Import throughput and peak memory (issue 6 §5): JSON Lines, Parquet, CSV, Claude Code.
 
     python benchmarks/bench_import.py [--mb 300] [--data /work/bench] [--big FILE]
                                       [--cancel-at 2,10,30] [--memory-limit 1GB] [--keep]
 
 Makes the inputs under ``--data`` (canonical JSON Lines of about ``--mb`` MB from
-benchmarks/big_jsonl.py, the same events as Parquet, and a Claude Code file made by
+benchmarks/big_jsonl.py, the same events as Parquet and as CSV, and a Claude Code file made by
 repeating a corpus session with fresh uuids and sessionIds), then imports each in a child
 process of its own (so the peaks are separate) and prints MB/s, events/s, seconds, the
 peak RSS (sampled every 20 ms, and ru_maxrss) and how the progress hook moved (calls,
@@ -51,6 +51,13 @@ def make_parquet(out: Path, size: int) -> None:
         done += table.num_rows
         index += 1
     writer.close()
+
+
+def make_csv(out: Path, parquet: Path) -> None:
+    """The events of the Parquet file as canonical CSV with a header (DuckDB writes it)."""
+    import duckdb
+
+    duckdb.sql(f"COPY (SELECT * FROM read_parquet('{parquet}')) TO '{out}' (HEADER)")
 
 
 def make_claude(out: Path, size: int) -> None:
@@ -169,9 +176,10 @@ def main(argv: list[str] | None = None) -> int:
     made = []
     if not args.skip_small:
         inputs = {"jsonl": args.data / "bench.jsonl", "parquet": args.data / "bench.parquet",
-                  "claude-code": args.data / "bench-claude.jsonl"}
+                  "csv": args.data / "bench.csv", "claude-code": args.data / "bench-claude.jsonl"}
         write(inputs["jsonl"], size, 1)
         make_parquet(inputs["parquet"], size)
+        make_csv(inputs["csv"], inputs["parquet"])
         make_claude(inputs["claude-code"], size)
         made += list(inputs.values())
         for name, path in inputs.items():

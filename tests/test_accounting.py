@@ -199,7 +199,7 @@ def test_agent_format_worked_by_hand(store, tmp_path):
 
 def test_staging_maps_every_row_to_its_record(store):
     """record_rows: a record of two events maps both rows to it; a skipped one has no row."""
-    from explorer.formats import events as staging
+    from explorer.ingest import staging
 
     good = {"session_id": "s", "seq": 1, "kind": "USER", "text": "a"}
     bad = {"session_id": "s", "seq": 1, "sub": 1, "kind": "NOPE", "text": "b"}
@@ -213,8 +213,8 @@ def test_staging_maps_every_row_to_its_record(store):
 def test_partly_rejected_record_in_an_import(store, monkeypatch):
     """The rule for a record whose events are partly rejected (FileReport's docstring):
     imported, the rejected event still listed in the rejected table."""
-    from explorer.formats import events as staging
     from explorer.formats import openhands
+    from explorer.ingest import staging
 
     def records(path):
         yield staging.Record(1, [{"session_id": "s", "seq": 1, "kind": "USER", "text": "a"},
@@ -222,7 +222,7 @@ def test_partly_rejected_record_in_an_import(store, monkeypatch):
         yield staging.Record(2, [{"session_id": "s", "seq": 2, "kind": "BAD"}])
         yield staging.Record(3)   # neither events nor a reason: skipped as "no events"
 
-    monkeypatch.setattr(openhands, "chunks", staging.chunks_for(records))
+    monkeypatch.setattr(openhands, "records", records)
     path = next(p for p in FILES if detect(p).NAME == "openhands")
     f = import_paths(store, [path]).files[0]
     assert (f.records, f.imported, f.skipped, f.rejected, f.duplicates, f.events) == (3, 1, 1, 1, 0, 1)

@@ -1,21 +1,17 @@
-"""Readers of input files: which format a file is in, and its records as staged chunks.
+"""Readers of input files: which format a file is in (:func:`detect`).
 
-Each reader module has ``NAME``, ``matches(path, head) -> bool`` (by content, with the
-extension only as a tie-breaker) and ``chunks(db, path, progress) -> Iterator[Chunk]``.
-A chunk is a SQL relation of raw records that ``queries/parse_rows.sql`` turns into typed
-canonical rows; the reader keeps whatever it registered alive until the next chunk.
+What a reader module holds is written once, in :mod:`explorer.formats.reader`; the readers
+tried, in order, are :data:`explorer.formats.registry.READERS`.
 """
 
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING
 
-Progress = Callable[[int, int], None]
-#: Canonical columns stored in ``event_details`` rather than ``events``.
-DETAIL_COLUMNS = ("text", "is_error", "synthetic", "branch", "archived", "raw")
+if TYPE_CHECKING:
+    from explorer.formats.reader import Reader
 
 _HEAD = 64 * 1024
 _BINARY_MAGIC = {
@@ -37,27 +33,6 @@ class LogFileError(Exception):
         super().__init__(f"{path}: {reason}")
         self.path = str(path)
         self.reason = reason
-
-
-@dataclass
-class Chunk:
-    """Raw records staged for parse_rows.sql.
-
-    ``source`` is a parenthesised relation with row_no, line, err, has_extra, src_rec and
-    the canonical columns present in the input; ``types`` maps each present canonical
-    column to its DuckDB type; ``srctext`` renders src_rec as text; ``extra`` is False
-    when no record can have fields outside the format (known from a schema).
-    """
-
-    source: str
-    types: dict[str, str]
-    srctext: str
-    params: dict = field(default_factory=dict)
-    extra: bool = True
-
-    def may_have_details(self) -> bool:
-        """Whether any record can fill a column of ``event_details`` (raw included)."""
-        return self.extra or any(name in self.types for name in DETAIL_COLUMNS)
 
 
 def read_head(path: Path) -> bytes:
@@ -84,11 +59,9 @@ def read_head(path: Path) -> bytes:
     return out
 
 
-def detect(path: Path):
+def detect(path: Path) -> Reader:
     """The reader module for ``path``, or :class:`LogFileError` saying why there is none."""
-    import importlib
-
-    from explorer.formats.registry import READERS
+    from explorer.formats.registry import READERS  # the readers import this package
 
     if not path.exists():
         raise LogFileError(path, "no such file")
@@ -98,9 +71,8 @@ def detect(path: Path):
         raise LogFileError(path, "the file is empty")
     head = read_head(path)
     magic = next((what for m, what in _BINARY_MAGIC.items() if head.startswith(m)), None)
-    for name in READERS:
-        reader = importlib.import_module(f"explorer.formats.{name}")
-        if (magic is None or getattr(reader, "BINARY", False)) and _matches(reader, path, head):
+    for reader in READERS:
+        if (magic is None or reader.BINARY) and _matches(reader, path, head):
             return reader  # a binary container only for a reader of one (Inspect's .eval zip)
     if magic is not None:
         raise LogFileError(path, f"not a session log: the file is {magic}")
@@ -108,12 +80,12 @@ def detect(path: Path):
         raise LogFileError(path, "the file holds only blank lines")
     if b"\x00" in head:
         raise LogFileError(path, "not a session log: the file holds binary data")
-    tried = ", ".join(importlib.import_module(f"explorer.formats.{n}").NAME for n in READERS)
+    tried = ", ".join(reader.NAME for reader in READERS)
     raise LogFileError(path, f"not a recognised log format (tried: {tried}; see FORMAT.md "
                              "and LOG-FORMATS.md)")
 
 
-def _matches(reader, path: Path, head: bytes) -> bool:
+def _matches(reader: Reader, path: Path, head: bytes) -> bool:
     """Whether ``reader`` takes the file; a head nested too deep for Python's json to
     sniff (RecursionError) is not taken by that reader."""
     try:

@@ -14,10 +14,12 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from explorer.formats import cassette, events, openai_chat, read_head
-from explorer.formats.events import Record
+from explorer.formats import cassette, openai_chat, read_head
+from explorer.formats.record import Record
 
 NAME = "anthropic-messages"
+BINARY = False
+KIND = "records"  # explorer.formats.reader.RecordReader
 
 THINKING = {"thinking", "redacted_thinking"}
 CALL_BLOCKS = {"tool_use", "server_tool_use", "mcp_tool_use"}
@@ -39,7 +41,6 @@ def records(path: Path) -> Iterator[Record]:
         yield from openai_chat.json_records(path, message_events, _request_messages)
 
 
-chunks = events.chunks_for(records)
 
 
 def _request_messages(body: dict) -> list | None:

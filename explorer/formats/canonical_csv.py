@@ -18,13 +18,14 @@ from itertools import chain
 from pathlib import Path
 from typing import Iterator
 
-import pyarrow as pa
-
-from explorer.formats import Chunk, LogFileError, Progress, lines
-from explorer.formats.canonical_parquet import missing_columns, quote
+from explorer.formats import LogFileError, lines
+from explorer.formats.reader import Rows, missing_columns
+from explorer.jobs import ProgressHook
 from explorer.model import CANONICAL_COLUMNS
 
 NAME = "canonical-csv"
+BINARY = False
+KIND = "scan"  # explorer.formats.reader.ScanReader
 _BATCH = 200_000
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")
 
@@ -70,8 +71,8 @@ class _Lines:
         self.start = self.offset
 
 
-def chunks(db, path: Path, progress: Progress | None = None) -> Iterator[Chunk]:
-    """Stage the rows in batches; each row keeps the line it starts on."""
+def scan(path: Path, progress: ProgressHook | None = None) -> Iterator[Rows]:
+    """The rows in batches; each row keeps the line it starts on."""
     total = path.stat().st_size
     with open(path, "rb") as raw:
         source = _Lines(iter(raw))
@@ -88,12 +89,12 @@ def chunks(db, path: Path, progress: Progress | None = None) -> Iterator[Chunk]:
         for row_no, record in enumerate(_records(source, len(header))):
             batch.append((row_no, *record))
             if len(batch) >= _BATCH:
-                yield _chunk(db, batch, header, names, extra)
+                yield _rows(batch, header, names, extra)
                 batch = []
                 if progress:
                     progress(raw.tell(), total)
         if batch:
-            yield _chunk(db, batch, header, names, extra)
+            yield _rows(batch, header, names, extra)
     if progress:
         progress(total, total)
 
@@ -156,24 +157,13 @@ def _line_text(row: list[str]) -> str:
     return out.getvalue()
 
 
-def _chunk(db, batch: list[tuple], header: list[str], names: list[str], extra: bool) -> Chunk:
-    cols = {
-        "row_no": pa.array([b[0] for b in batch], pa.int64()),
-        "line": pa.array([b[1] for b in batch], pa.int64()),
-        "err": pa.array([b[3] for b in batch], pa.string()),
-        "src_rec": pa.array([_raw(b, header, extra) for b in batch], pa.string()),
-    }
+def _rows(batch: list[tuple], header: list[str], names: list[str], extra: bool) -> Rows:
+    """A batch of (row_no, line, text, error, fields) as Rows of the canonical columns."""
     index = {h: i for i, h in enumerate(header)}
-    for name in names:
-        i = index[name]
-        cols[name] = pa.array(
-            [(b[4][i] or None) if b[3] is None and i < len(b[4]) else None for b in batch],
-            pa.string())
-    db.con.register("stage_csv", pa.table(cols))
-    selected = "".join(f", {quote(n)}" for n in names)
-    source = (f"(SELECT row_no, line, err, {'true' if extra else 'false'} AS has_extra, "
-              f"src_rec{selected} FROM stage_csv)")
-    return Chunk(source, {n: "VARCHAR" for n in names}, "src_rec")
+    columns = {name: [(b[4][index[name]] or None) if b[3] is None and index[name] < len(b[4])
+                      else None for b in batch] for name in names}
+    return Rows([b[0] for b in batch], [b[1] for b in batch], [b[3] for b in batch],
+                [_raw(b, header, extra) for b in batch], columns, extra)
 
 
 def _raw(b: tuple, header: list[str], extra: bool) -> str:

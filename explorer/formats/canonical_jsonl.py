@@ -1,7 +1,8 @@
 """Canonical events as JSON Lines (plain or gzip): one JSON object per line.
 
-Lines are staged in blocks of about 32 MB and checked by DuckDB; the few it finds not to
-be JSON (or nested suspiciously deep) are looked at again in Python (explorer.formats.lines):
+Lines are given in blocks of about 32 MB, which ingest stages and DuckDB checks; the few it
+finds not to be JSON (or nested suspiciously deep) are looked at again in Python
+(``Lines.salvage``, explorer.formats.lines):
 records glued onto one line are split, a cut last line is a ``torn_tail``, and every reason
 names the line and byte offset.
 """
@@ -9,16 +10,17 @@ names the line and byte offset.
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 from typing import Iterator
 
-import pyarrow as pa
-
-import queries
-from explorer.formats import Chunk, Progress, lines
-from explorer.model import CANONICAL_COLUMNS
+from explorer.formats import lines
+from explorer.formats.reader import Lines
+from explorer.jobs import ProgressHook
 
 NAME = "canonical-jsonl"
+BINARY = False
+KIND = "scan"  # explorer.formats.reader.ScanReader
 _NEWLINE = re.compile(b"\n")
 
 
@@ -27,51 +29,24 @@ def matches(path: Path, head: bytes) -> bool:
     return text.startswith(b"{")
 
 
-def chunks(db, path: Path, progress: Progress | None = None) -> Iterator[Chunk]:
-    """Stage the file's lines in blocks, keeping line numbers; a gzip stream cut between
-    two lines gives one rejected record saying so."""
+def scan(path: Path, progress: ProgressHook | None = None) -> Iterator[Lines]:
+    """The file's lines in blocks, keeping line numbers; a gzip stream cut between two lines
+    gives one rejected record saying so."""
     total = path.stat().st_size
     gz = lines.is_gzip(path)
-    row_no = 0
     for block in lines.blocks(path):
         staged = _split(block, gz)
         if block.cut and not block.unterminated:
             line = block.first_line + block.data.count(b"\n")
             staged.add(line, None, lines.truncated(block.cut, block.offset + len(block.data)), -1)
         if staged.lines:
-            rows = range(row_no, row_no + len(staged.lines))
-            _register(db, rows, staged.lines, staged.texts, staged.errs)
-            suspect = {r - row_no: valid for r, valid in
-                       db.run("suspect_lines", depth=lines.MAX_DEPTH)}
-            if suspect:
-                staged = _salvaged(staged, suspect, block, gz)
-                rows = range(row_no, row_no + len(staged.lines))
-                _register(db, rows, staged.lines, staged.texts, staged.errs)
-            row_no += len(rows)
-            yield _chunk()
+            yield staged.as_lines(partial(_salvage, staged, block, gz))
         if progress:
             progress(block.pos, total)
 
 
-def stage_chunk(db, rows, lines, texts, errs) -> Chunk:
-    """Register staged lines (record numbers, line numbers, texts, errors) as one chunk."""
-    _register(db, rows, lines, texts, errs)
-    return _chunk()
-
-
-def _chunk() -> Chunk:
-    types = {name: "VARCHAR" for name in CANONICAL_COLUMNS}
-    return Chunk(f"({queries.load('jsonl_source')})", types, "src_rec",
-                 {"known": list(CANONICAL_COLUMNS)})
-
-
-def _register(db, rows, line_nos, texts, errs) -> None:
-    db.con.register("stage_lines", pa.table({
-        "row_no": pa.array(rows, pa.int64()),
-        "line": pa.array(line_nos, pa.int64()),
-        "src": pa.array(texts, pa.string()),
-        "err": pa.array(errs, pa.string()),
-    }))
+def _salvage(staged: _Staged, block: lines.Block, gz: bool, suspect: dict[int, bool]) -> Lines:
+    return _salvaged(staged, suspect, block, gz).as_lines()
 
 
 class _Staged:
@@ -89,6 +64,9 @@ class _Staged:
         self.texts.append(text)
         self.errs.append(err)
         self.index.append(index)
+
+    def as_lines(self, salvage=None) -> Lines:
+        return Lines(self.lines, self.texts, self.errs, salvage)
 
 
 def _split(block: lines.Block, gz: bool) -> _Staged:

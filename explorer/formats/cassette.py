@@ -177,7 +177,7 @@ def read(path: Path, messages_of: Messages, reply_of: Reply):
     The session is the file name without extension, plus ``/<interaction>`` when a
     cassette holds several conversations.
     """
-    from explorer.formats.events import Record
+    from explorer.formats.record import Record
 
     try:
         exchanges = load(path)

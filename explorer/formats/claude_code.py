@@ -22,7 +22,6 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from explorer.formats import events as staging
 from explorer.formats.claude_code_blocks import (
     ADDED,
     SKIPPED_SYSTEM,
@@ -31,10 +30,12 @@ from explorer.formats.claude_code_blocks import (
     system_event,
 )
 from explorer.formats.claude_code_scan import parent_call, scan
-from explorer.formats.events import Record, reason_word
 from explorer.formats.lines import placed_json_lines
+from explorer.formats.record import Record, reason_word
 
 NAME = "claude-code"
+BINARY = False
+KIND = "records"  # explorer.formats.reader.RecordReader
 
 #: Record types that are never conversation, and why they are skipped.
 _NOISE = {
@@ -114,7 +115,6 @@ def records(path: Path) -> Iterator[Record]:
         yield result
 
 
-chunks = staging.chunks_for(records)
 
 
 

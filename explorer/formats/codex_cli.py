@@ -22,7 +22,6 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from explorer.formats import events
 from explorer.formats.codex_cli_scan import (
     ENVELOPES,
     ITEMS,
@@ -34,9 +33,11 @@ from explorer.formats.codex_cli_scan import (
     split,
     texts,
 )
-from explorer.formats.events import Record
+from explorer.formats.record import Record
 
 NAME = "codex-cli"
+BINARY = False
+KIND = "records"  # explorer.formats.reader.RecordReader
 #: The key of ``raw`` under which the reader adds what other lines say about an event.
 ADDED = "turnscope"
 
@@ -111,7 +112,6 @@ def records(path: Path) -> Iterator[Record]:
         yield Record(line, events=[{k: v for k, v in event.items() if v is not None}])
 
 
-chunks = events.chunks_for(records)
 
 
 def _event(kind: str, p: dict, line: int, plan: Plan) -> dict | str:

@@ -16,11 +16,12 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from explorer.formats import events
-from explorer.formats.events import Record, reason_word
+from explorer.formats.record import Record, reason_word
 from explorer.formats.swe_agent import event, json_prefix, load_document, text_of, unreadable
 
 NAME = "gemini-cli"
+BINARY = False
+KIND = "records"  # explorer.formats.reader.RecordReader
 _TYPES = {"user", "gemini", "info", "error", "warning"}
 _FAILED = {"error", "cancelled"}
 
@@ -106,4 +107,3 @@ def _output(response) -> str:
     return response if isinstance(response, str) else json.dumps(response, ensure_ascii=False)
 
 
-chunks = events.chunks_for(records)

@@ -19,12 +19,12 @@ import zipfile
 from pathlib import Path
 from typing import Iterator
 
-from explorer.formats import events
-from explorer.formats.events import Record
+from explorer.formats.record import Record
 from explorer.formats.swe_agent import event, json_prefix, load_document, text_of, unreadable
 
 NAME = "inspect-ai"
 BINARY = True  # also reads the .eval zip archive (formats.detect lets it see ZIP files)
+KIND = "records"  # explorer.formats.reader.RecordReader
 _ZIP = b"PK\x03\x04"
 _ATTACHMENT = "attachment://"
 
@@ -164,4 +164,3 @@ def _resolve(text: str, attachments: dict) -> str:
     return text
 
 
-chunks = events.chunks_for(records)

@@ -13,10 +13,12 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator
 
-from explorer.formats import cassette, events, read_head
-from explorer.formats.events import Record
+from explorer.formats import cassette, read_head
+from explorer.formats.record import Record
 
 NAME = "openai-chat-completions"
+BINARY = False
+KIND = "records"  # explorer.formats.reader.RecordReader
 
 ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
 #: Keys of an array element that hold one conversation's messages.
@@ -46,7 +48,6 @@ def records(path: Path) -> Iterator[Record]:
         yield from json_records(path, message_events)
 
 
-chunks = events.chunks_for(records)
 
 
 # -- JSON shapes ---------------------------------------------------------------------------

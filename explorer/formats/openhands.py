@@ -15,11 +15,12 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from explorer.formats import events
-from explorer.formats.events import Record, reason_word
+from explorer.formats.record import Record, reason_word
 from explorer.formats.swe_agent import event, json_prefix, load_document, unreadable
 
 NAME = "openhands"
+BINARY = False
+KIND = "records"  # explorer.formats.reader.RecordReader
 #: Records that carry agent state only.
 _STATE = {"agent_state_changed", "change_agent_state"}
 
@@ -128,4 +129,3 @@ def _text(value) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-chunks = events.chunks_for(records)

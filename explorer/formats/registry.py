@@ -1,20 +1,43 @@
-"""Which reader modules of :mod:`explorer.formats` are tried, in order: the first whose
+"""The readers :func:`explorer.formats.detect` tries, in order: the first whose
 ``matches(path, head)`` accepts a file reads it. Agent-tool formats come first (their files
-are JSON too, and the canonical JSON Lines sniffer would take any object per line)."""
+are JSON too, and the canonical JSON Lines sniffer would take any object per line).
 
-#: Readers of the formats of LOG-FORMATS.md (module names under explorer.formats).
-AGENT_READERS: tuple[str, ...] = (
-    "claude_code",
-    "swe_agent",
-    "openhands",
-    "inspect_ai",
-    "gemini_cli",
-    "codex_cli",
-    "spring_ai",
-    "spring_ai_owners",
-    "anthropic_messages",
-    "openai_chat",
+Adding a format is its reader module (explorer/formats/reader.py says what it holds) and
+one line here.
+"""
+
+from __future__ import annotations
+
+from explorer.formats import (
+    anthropic_messages,
+    canonical_csv,
+    canonical_jsonl,
+    canonical_parquet,
+    claude_code,
+    codex_cli,
+    gemini_cli,
+    inspect_ai,
+    openai_chat,
+    openhands,
+    spring_ai,
+    spring_ai_owners,
+    swe_agent,
 )
-#: The canonical formats of FORMAT.md.
-CANONICAL_READERS = ("canonical_parquet", "canonical_jsonl", "canonical_csv")
-READERS = (*AGENT_READERS, *CANONICAL_READERS)
+from explorer.formats.reader import Reader
+
+#: Every reader, in precedence order: those of LOG-FORMATS.md, then those of FORMAT.md.
+READERS: tuple[Reader, ...] = (
+    claude_code,
+    swe_agent,
+    openhands,
+    inspect_ai,
+    gemini_cli,
+    codex_cli,
+    spring_ai,
+    spring_ai_owners,
+    anthropic_messages,
+    openai_chat,
+    canonical_parquet,
+    canonical_jsonl,
+    canonical_csv,
+)

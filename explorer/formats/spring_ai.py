@@ -23,11 +23,13 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from explorer.formats import events, spring_ai_owners
+from explorer.formats import spring_ai_owners
 from explorer.formats import spring_ai_rows as dump
-from explorer.formats.events import Record
+from explorer.formats.record import Record
 
 NAME = "spring-ai-session"
+BINARY = False
+KIND = "records"  # explorer.formats.reader.RecordReader
 _TYPES = ("USER", "SYSTEM", "ASSISTANT", "TOOL")
 
 
@@ -50,7 +52,6 @@ def records(path: Path) -> Iterator[Record]:
                 yield Record(row.line, error=str(exc)[:300], text=row.text)
 
 
-chunks = events.chunks_for(records)
 
 
 def row_events(row: dict, owners: dict[str, str] | None = None) -> list[dict]:

@@ -9,11 +9,15 @@ it raises :class:`CompanionFile` (a :class:`LogFileError`) saying where its owne
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
-from explorer.formats import LogFileError, Progress, read_head
+from explorer.formats import LogFileError, read_head
 from explorer.formats import spring_ai_rows as dump
+from explorer.formats.record import Record
 
 NAME = "spring-ai-session-owners"
+BINARY = False
+KIND = "records"  # explorer.formats.reader.RecordReader
 #: Sibling files looked at for owners: dumps are text (or gzip) files with these endings.
 _SUFFIXES = {".csv", ".tsv", ".txt", ".json", ".jsonl", ".ndjson", ".gz"}
 #: At most this many siblings are sniffed, so a folder of thousands of logs stays quick.
@@ -28,7 +32,8 @@ def matches(path: Path, head: bytes) -> bool:
     return dump.sniff(head) == dump.SESSIONS
 
 
-def chunks(db, path: Path, progress: Progress | None = None):
+def records(path: Path) -> Iterator[Record]:
+    """No records: the file is not imported alone; it raises :class:`CompanionFile` saying why."""
     owners = owners_in(path)
     raise CompanionFile(path, (
         f"an AI_SESSION dump ({len(owners)} sessions with their user_id): it holds no events. "

@@ -20,10 +20,11 @@ import json
 from pathlib import Path
 from typing import Callable, Iterator
 
-from explorer.formats import events
-from explorer.formats.events import Record
+from explorer.formats.record import Record
 
 NAME = "swe-agent"
+BINARY = False
+KIND = "records"  # explorer.formats.reader.RecordReader
 _DEC = json.JSONDecoder()
 _WS = " \t\r\n"
 #: Characters of an unreadable document kept with its error.
@@ -215,4 +216,3 @@ def _entry_events(entry: dict, waiting: bool) -> tuple[list[dict], bool]:
     return [event(kind="OTHER", text=text, raw=entry)], False
 
 
-chunks = events.chunks_for(records)

@@ -9,15 +9,17 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import duckdb
 
 import queries
 from explorer import formats
 from explorer.formats import LogFileError
-from explorer.ingest import coerce
+from explorer.formats.reader import Reader
+from explorer.ingest import coerce, staging
 from explorer.ingest.report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
+from explorer.ingest.scan import Chunk, scanned
 from explorer.ingest.steps import DEDUPLICATED, DETAILED, INSERTED, REJECTED, STAGED, Steps
 from explorer.jobs import ProgressHook, StopHook
 from explorer.store import durability
@@ -28,7 +30,6 @@ from explorer.tokens.estimate import NON_CJK_RE2
 
 __all__ = ["ACCOUNT_KEYS", "FileReport", "ImportReport", "import_file",
            "import_paths", "open_database"]
-
 
 
 def import_paths(
@@ -88,7 +89,7 @@ def import_file(
         # Staged into scratch tables before the file's transaction, chunk by chunk in
         # transactions of their own: what one chunk held is freed (or spilled) before the
         # next, so a file of any size stages in bounded memory.
-        store.run("create_record_rows")   # filled by agent-format readers (events.stage)
+        store.run("create_record_rows")   # filled by agent-format readers (staging.stage)
         staged = _typed_rows(store, path, reader, steps)
         return _commit(store, path, reader, digest, steps, earlier, staged)
     finally:
@@ -96,8 +97,8 @@ def import_file(
             store.con.execute(f"DROP TABLE IF EXISTS {temp}").fetchall()  # our scratch tables
 
 
-def _commit(store: Db, path: Path, reader, digest: str, steps: Steps, earlier: list[dict],
-            staged: tuple[dict[str, str], bool]) -> FileReport:
+def _commit(store: Db, path: Path, reader: Reader, digest: str, steps: Steps,
+            earlier: list[dict], staged: tuple[dict[str, str], bool, bool]) -> FileReport:
     """The file's transaction: forget what an earlier version gave, load what was staged."""
     with transaction(store.con):
         for file_id in (row["file_id"] for row in earlier):
@@ -107,11 +108,11 @@ def _commit(store: Db, path: Path, reader, digest: str, steps: Steps, earlier: l
             store.run("clear_conflicts")
             store.run("rebuild_conflicts")
         try:
-            report = _load(store, path, reader, digest, steps, *staged)
+            report = _load(store, path, reader, digest, steps, *staged[:2])
         except duckdb.Error as exc:
-            # A reader DuckDB reads directly (Parquet) may meet damage only now, past the
+            # A file DuckDB reads directly (Parquet) may meet damage only now, past the
             # footer its sniffer checked: that is the file's fault, said as such.
-            if not getattr(reader, "DIRECT", False) or isinstance(exc, duckdb.InterruptException):
+            if not staged[2] or isinstance(exc, duckdb.InterruptException):
                 raise
             raise LogFileError(path, f"cannot read the {reader.NAME} file: "
                                      f"{str(exc).splitlines()[0][:300]}") from exc
@@ -121,7 +122,7 @@ def _commit(store: Db, path: Path, reader, digest: str, steps: Steps, earlier: l
     return report
 
 
-def _load(store: Db, path: Path, reader, digest: str, steps: Steps,
+def _load(store: Db, path: Path, reader: Reader, digest: str, steps: Steps,
           typed: dict[str, str], details: bool) -> FileReport:
     ids = store.one("next_ids")
     file_id = ids["file_id"]
@@ -181,22 +182,29 @@ def _drop_copies(store: Db, typed: dict[str, str], file_id: int, has_earlier: bo
         steps.run(store, steps.at + 5, name)
 
 
-def _typed_rows(store: Db, path: Path, reader, steps: Steps) -> tuple[dict[str, str], bool]:
+def _typed_rows(store: Db, path: Path, reader: Reader,
+                steps: Steps) -> tuple[dict[str, str], bool, bool]:
     """The TYPED fragment (typed rows of the whole file, read directly or staged in
-    chunks), and whether any row can have event details."""
-    chunks = reader.chunks(store, path, steps.hook(STAGED))
-    if getattr(reader, "DIRECT", False):
-        chunk = next(chunks)
-        return {"typed": _typed_sql(chunk)}, chunk.may_have_details()
+    chunks), whether any row can have event details, and whether it is read directly."""
+    chunks = _chunks(store, path, reader, steps)
     store.run("create_parsed")
     for chunk in chunks:
+        if chunk.direct:   # the file's only chunk
+            return {"typed": _typed_sql(chunk)}, chunk.may_have_details(), True
         steps.check()
         store.run("insert_parsed", {"typed": _typed_sql(chunk)}, **chunk.params)
     _explain_json_errors(store)
-    return {"typed": "SELECT * FROM parsed"}, True
+    return {"typed": "SELECT * FROM parsed"}, True, False
 
 
-def _typed_sql(chunk: formats.Chunk) -> str:
+def _chunks(store: Db, path: Path, reader: Reader, steps: Steps) -> Iterator[Chunk]:
+    """The file's chunks: as its reader describes the scan, or its records staged."""
+    if reader.KIND == "scan":
+        return scanned(store, reader.scan(path, steps.hook(STAGED)))
+    return staging.stage(store, reader.records(path), steps.hook(STAGED))
+
+
+def _typed_sql(chunk: Chunk) -> str:
     return queries.render("typed_rows", columns=coerce.column_exprs(chunk.types),
                           source=chunk.source, srctext=chunk.srctext)
 

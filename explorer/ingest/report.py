@@ -16,7 +16,7 @@ class FileReport:
 
     Every record the reader read is counted once: ``records = imported + skipped + rejected
     + duplicates``. A record is a line of JSON Lines, a row of CSV or Parquet, or what an
-    agent-format reader yields as one :class:`~explorer.formats.events.Record` (a line, an
+    agent-format reader yields as one :class:`~explorer.formats.record.Record` (a line, an
     element of a document's message list, a cassette interaction); blank lines are none.
     A record is *imported* when at least one of its events was kept; *duplicates* when
     every event it gave repeats one already kept; *rejected* when none was kept and at

@@ -1,0 +1,142 @@
+"""What a canonical reader describes (explorer.formats.reader), staged as chunks for DuckDB.
+
+A chunk is a SQL relation of raw records (row_no, line, err, has_extra, src_rec and the
+canonical columns present) that ``queries/typed_rows.sql`` turns into typed canonical rows.
+The Arrow table a chunk reads stays registered until the next chunk replaces it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import duckdb
+import pyarrow as pa
+
+import queries
+from explorer.formats import LogFileError
+from explorer.formats.lines import MAX_DEPTH
+from explorer.formats.reader import FileScan, Lines, Rows, Scan, missing_columns
+from explorer.model import CANONICAL_COLUMNS
+from explorer.store.db import Db
+
+#: Canonical columns stored in ``event_details`` rather than ``events``.
+DETAIL_COLUMNS = ("text", "is_error", "synthetic", "branch", "archived", "raw")
+
+
+@dataclass
+class Chunk:
+    """Raw records staged for typed_rows.sql.
+
+    ``source`` is a parenthesised relation with row_no, line, err, has_extra, src_rec and
+    the canonical columns present in the input; ``types`` maps each present canonical
+    column to its DuckDB type; ``srctext`` renders src_rec as text; ``extra`` is False
+    when no record can have fields outside the format (known from a schema); ``direct``
+    when the relation scans the file itself (every step of the import reads it again).
+    """
+
+    source: str
+    types: dict[str, str]
+    srctext: str
+    params: dict = field(default_factory=dict)
+    extra: bool = True
+    direct: bool = False
+
+    def may_have_details(self) -> bool:
+        """Whether any record can fill a column of ``event_details`` (raw included)."""
+        return self.extra or any(name in self.types for name in DETAIL_COLUMNS)
+
+
+def scanned(db: Db, scans: Iterator[Scan]) -> Iterator[Chunk]:
+    """The chunks of a file as its reader describes it; Lines are numbered across the file."""
+    row_no = 0
+    for scan in scans:
+        if isinstance(scan, FileScan):
+            yield file_chunk(db, scan)
+        elif isinstance(scan, Rows):
+            yield rows_chunk(db, scan)
+        else:
+            scan = _checked_lines(db, row_no, scan)
+            yield lines_chunk()
+            row_no += len(scan.line)
+
+
+def register_lines(db: Db, first_row: int, lines: Lines) -> None:
+    """Register a block of lines (numbered from ``first_row``) as the table stage_lines."""
+    db.con.register("stage_lines", pa.table({
+        "row_no": pa.array(range(first_row, first_row + len(lines.line)), pa.int64()),
+        "line": pa.array(lines.line, pa.int64()),
+        "src": pa.array(lines.text, pa.string()),
+        "err": pa.array(lines.err, pa.string()),
+    }))
+
+
+def lines_chunk() -> Chunk:
+    """The chunk of the lines registered last (register_lines), parsed by DuckDB."""
+    types = {name: "VARCHAR" for name in CANONICAL_COLUMNS}
+    return Chunk(f"({queries.load('jsonl_source')})", types, "src_rec",
+                 {"known": list(CANONICAL_COLUMNS)})
+
+
+def _checked_lines(db: Db, first_row: int, lines: Lines) -> Lines:
+    """Register the block; when DuckDB finds lines suspect, register the salvaged block."""
+    register_lines(db, first_row, lines)
+    if lines.salvage is None:
+        return lines
+    suspect = {row - first_row: valid for row, valid in db.run("suspect_lines", depth=MAX_DEPTH)}
+    if not suspect:
+        return lines
+    lines = lines.salvage(suspect)
+    register_lines(db, first_row, lines)
+    return lines
+
+
+def rows_chunk(db: Db, rows: Rows) -> Chunk:
+    """Register a block of rows split into fields (CSV) as the table stage_csv."""
+    db.con.register("stage_csv", pa.table({
+        "row_no": pa.array(rows.row_no, pa.int64()),
+        "line": pa.array(rows.line, pa.int64()),
+        "err": pa.array(rows.err, pa.string()),
+        "src_rec": pa.array(rows.src_rec, pa.string()),
+        **{name: pa.array(values, pa.string()) for name, values in rows.columns.items()},
+    }))
+    selected = "".join(f", {quote(n)}" for n in rows.columns)
+    source = (f"(SELECT row_no, line, err, {'true' if rows.extra else 'false'} AS has_extra, "
+              f"src_rec{selected} FROM stage_csv)")
+    return Chunk(source, {n: "VARCHAR" for n in rows.columns}, "src_rec")
+
+
+def file_chunk(db: Db, scan: FileScan) -> Chunk:
+    """The whole file as one chunk DuckDB scans in place (in parallel), with the file's
+    own column types; a file without the required columns is refused."""
+    path, label = scan.path, scan.label
+    try:
+        described = db.con.execute(
+            f"DESCRIBE SELECT * FROM {scan.function}($path)", {"path": str(path)}).fetchall()
+    except duckdb.Error as exc:
+        raise LogFileError(path, f"not a readable {label} file ({exc})") from exc
+    columns = {row[0]: row[1] for row in described}
+    if missing := missing_columns(columns):
+        raise LogFileError(path, f"the {label} file has no {missing} column (it has: "
+                                 f"{', '.join(columns)[:300]}); FORMAT.md names the columns")
+    types = {name: columns[name] for name in CANONICAL_COLUMNS if name in columns}
+    extra = any(name not in CANONICAL_COLUMNS for name in columns)
+    record = ", ".join(f"{quote(n)} := {quote(n)}" for n in columns)
+    selected = ", ".join(quote(n) for n in types)
+    source = (
+        f"(SELECT file_row_number AS row_no, file_row_number + 1 AS line, "
+        f"NULL::VARCHAR AS err, {'true' if extra else 'false'} AS has_extra, "
+        f"struct_pack({record}) AS src_rec{', ' + selected if selected else ''} "
+        f"FROM {scan.function}({literal(str(path))}, file_row_number = true))"
+    )
+    return Chunk(source, types, "CAST(to_json(src_rec) AS VARCHAR)", extra=extra, direct=True)
+
+
+def quote(name: str) -> str:
+    """A column name from a file, quoted as a SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def literal(text: str) -> str:
+    """A string (a file path) as a SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"

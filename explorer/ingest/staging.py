@@ -1,0 +1,97 @@
+"""The records of an agent-format reader (explorer.formats.reader.RecordReader) staged in
+blocks through the canonical JSON Lines path, so that typing, rejection, duplicates and
+conflicts work as for any log.
+
+Staging also fills the temp table ``record_rows`` (row_no, rec, skipped): which record each
+staged row came from, and one row per skipped record with its reason, so that the import can
+account for every record (:func:`explorer.ingest.imports.import_file`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable, Iterator
+
+import pyarrow as pa
+
+from explorer.formats import agentscope
+from explorer.formats.reader import Lines
+from explorer.formats.record import Record
+from explorer.ingest.scan import Chunk, lines_chunk, register_lines
+from explorer.jobs import ProgressHook
+from explorer.store.db import Db
+
+__all__ = ["BLOCK", "NO_EVENTS", "Record", "stage"]
+
+#: Events staged per chunk.
+BLOCK = 20_000
+#: Why a record that is neither rejected nor skipped gave no event (a reader's oversight).
+NO_EVENTS = "no events"
+
+
+def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = None) -> Iterator[Chunk]:
+    """Stage the events (and the rejected records) in blocks; skipped records stage nothing
+    but a ``record_rows`` row with their reason. Staged rows are numbered across the whole
+    file, in record order; records are numbered from 0 in the order the reader gives them."""
+    db.run("create_record_rows")
+    staged = Lines([], [], [])
+    map_rows: list[int | None] = []
+    map_recs: list[int] = []
+    map_skips: list[str | None] = []
+    first_row = 0
+    done = 0
+
+    def add(rec: int, line: int, text: str | None, err: str | None) -> None:
+        map_rows.append(first_row + len(staged.line))
+        map_recs.append(rec)
+        map_skips.append(None)
+        staged.line.append(line)
+        staged.text.append(text)
+        staged.err.append(err)
+
+    def flush() -> Chunk | None:
+        """Stage the block gathered so far: its chunk (None when it has no rows)."""
+        nonlocal first_row
+        chunk = None
+        if staged.line:
+            register_lines(db, first_row, staged)
+            chunk = lines_chunk()
+            first_row += len(staged.line)
+        _keep_record_rows(db, map_rows, map_recs, map_skips)
+        for column in (staged.line, staged.text, staged.err, map_rows, map_recs, map_skips):
+            column.clear()
+        return chunk
+
+    for rec, record in enumerate(records):
+        done += 1
+        if record.error is not None:
+            add(rec, record.line, record.text, record.error)
+        for event in record.events:
+            # AgentScope markers are recognised in any format (LOG-FORMATS.md §1).
+            add(rec, record.line, json.dumps(agentscope.mark(event), ensure_ascii=False, default=str), None)
+        if record.error is None and not record.events:
+            map_rows.append(None)
+            map_recs.append(rec)
+            map_skips.append((record.skipped or NO_EVENTS)[:120])
+        if len(staged.line) >= BLOCK or len(map_recs) >= 4 * BLOCK:
+            if (chunk := flush()) is not None:
+                yield chunk
+            if progress:
+                progress(done, done + 1)
+    if (chunk := flush()) is not None:
+        yield chunk
+    if progress:
+        progress(done, done)
+
+
+def _keep_record_rows(db: Db, rows: list, recs: list, skips: list) -> None:
+    """Append which record each staged row came from (and the skipped records)."""
+    if not recs:
+        return
+    db.con.register("stage_records", pa.table({
+        "row_no": pa.array(rows, pa.int64()),
+        "rec": pa.array(recs, pa.int64()),
+        "skipped": pa.array(skips, pa.string()),
+    }))
+    db.run("insert_record_rows")
+    db.con.unregister("stage_records")
