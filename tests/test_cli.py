@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -108,9 +109,50 @@ def _without_display() -> dict:
 def test_window_without_display_explains_itself():
     result = subprocess.run([sys.executable, "-m", "explorer"], capture_output=True, text=True,
                             env=_without_display(), timeout=120)
-    assert result.returncode != 0
-    assert "xvfb-run" in result.stderr and "turnscope audit" in result.stderr
+    assert result.returncode == 3
+    assert "xvfb-run -a python3 -m explorer" in result.stderr
+    assert "python3 -m explorer audit" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_no_display_advice_names_the_command_as_it_was_typed(tmp_path):
+    """After the README's command the program is .venv/bin/turnscope, not on PATH: the
+    advice repeats that path (``xvfb-run -a turnscope`` would be "not found")."""
+    command = Path(sys.executable).parent / "turnscope"
+    env = dict(_without_display(), PATH="/usr/bin:/bin")
+    result = subprocess.run([str(command)], capture_output=True, text=True, env=env,
+                            timeout=120, cwd=tmp_path)
+    assert result.returncode == 3
+    assert f"xvfb-run -a {command} [PATH...]" in result.stderr
+
+
+def test_a_missing_system_library_is_one_message_naming_the_package(monkeypatch, capsys):
+    """What the loader says when libglib is absent (the text of a real ImportError on a bare
+    Debian 12) becomes the Debian package to install and exit status 3, not a traceback."""
+    import types
+    broken = types.ModuleType("widgets.screenshot")
+
+    def missing(name):
+        raise ImportError("libglib-2.0.so.0: cannot open shared object file: No such file or "
+                          "directory")
+    broken.__getattr__ = missing
+    monkeypatch.setitem(sys.modules, "widgets.screenshot", broken)
+    assert main(["screenshot", "out.png", "--demo"]) == 3
+    err = capsys.readouterr().err
+    assert "libglib-2.0.so.0" in err and "apt-get install libglib2.0-0\n" in err
+    assert "Traceback" not in err
+
+
+def test_another_import_error_is_not_taken_for_a_missing_library(monkeypatch):
+    import types
+    broken = types.ModuleType("widgets.screenshot")
+
+    def missing(name):
+        raise ImportError(f"cannot import name {name!r}")
+    broken.__getattr__ = missing
+    monkeypatch.setitem(sys.modules, "widgets.screenshot", broken)
+    with pytest.raises(ImportError, match="cannot import name"):
+        main(["screenshot", "out.png", "--demo"])
 
 
 def test_installed_command_runs_headless(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from typing import Sequence
 
@@ -12,8 +13,8 @@ from explorer.model import TOKENIZERS, Order
 SUBCOMMANDS = ("audit", "generate", "screenshot", "sweep", "view")
 _DISPLAY_HELP = (
     "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
-    "  Run it under a virtual display:  xvfb-run -a turnscope [PATH...]\n"
-    "  or use the headless subcommands: turnscope audit | sweep | view | generate (see --help)"
+    "  Run it under a virtual display:  xvfb-run -a {program} [PATH...]\n"
+    "  or use the headless subcommands: {program} audit | sweep | view | generate (see --help)"
 )
 
 
@@ -120,7 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_generate(args)
         if args.command == "screenshot":
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-            from widgets.screenshot import run_screenshot
+            try:
+                from widgets.screenshot import run_screenshot
+            except ImportError as exc:
+                return _no_window(exc)
             return run_screenshot(args)
         if args.command in ("sweep", "view"):
             from explorer.cli import compaction as compaction_command
@@ -169,13 +173,39 @@ def has_display() -> bool:
 
 def _run_gui(paths: list[str], db: str | None, order: str) -> int:
     if not has_display():
-        print(_DISPLAY_HELP, file=sys.stderr)
+        print(_DISPLAY_HELP.format(program=program()), file=sys.stderr)
         return 3
     if not paths and not db:
         from explorer.cli.demo import demo_paths
         paths = [str(p) for p in demo_paths()]
-    from widgets.app import run
+    try:
+        from widgets.app import run
+    except ImportError as exc:
+        return _no_window(exc)
     return run(paths, db=db, order=Order(order))
+
+
+def program() -> str:
+    """How the user started this command, to repeat in advice: ``turnscope`` when that is
+    on PATH, else the path they typed (``.venv/bin/turnscope`` after the README's command),
+    or ``python3 -m explorer``."""
+    started = sys.argv[0] if sys.argv else ""
+    if started.endswith("__main__.py"):
+        return "python3 -m explorer"
+    on_path = shutil.which("turnscope")
+    if os.sep not in started or (on_path and os.path.samefile(on_path, started)):
+        return "turnscope"
+    return started
+
+
+def _no_window(exc: ImportError) -> int:
+    """A window that cannot start for a missing system library: say which, exit 3."""
+    from explorer.cli import system_libraries
+    library = system_libraries.missing_library(exc)
+    if library is None:
+        raise exc
+    print(system_libraries.message(library), file=sys.stderr)
+    return 3
 
 
 if __name__ == "__main__":  # pragma: no cover
