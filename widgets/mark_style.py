@@ -54,6 +54,10 @@ STYLES: dict[str, MarkStyle] = {s.key: s for s in (
 FINDING_KEYS = tuple(r.name for r in MARKED)
 VIEW_ERROR_KEYS = tuple(f"view:{e}" for e in VIEW_ERRORS)
 assert set(FINDING_KEYS) <= set(STYLES) and set(VIEW_ERROR_KEYS) <= set(STYLES)
+#: The glyphs :func:`_draw` knows (a rule's Mark names one; "view_" + glyph is outlined).
+GLYPHS = ("circle", "triangle", "diamond", "squares", "equals", "back_arrow", "key", "split",
+          "eye_slash", "plus")
+assert all(s.shape.removeprefix("view_") in GLYPHS for s in STYLES.values()), "a glyph not drawn"
 
 _PIXMAPS: dict[tuple[str, int], QPixmap] = {}
 
