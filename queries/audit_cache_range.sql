@@ -1,9 +1,7 @@
 -- Rows of the unfiltered session list straight from the keys (the KEYED marker holds
 -- audit_cache_keyed.sql): the sessions whose key lies between $low and $high, in key order.
 -- The key is the row's place, so there is nothing to skip. Columns as in audit_cache_block.sql.
-SELECT session_id, events, turns, calls, results, duplicates, event_id_conflicts, shared_keys,
-    orphan_results, dangling_calls, mispair, duplicate_call_ids, tie_inversions,
-    clock_regressions, ts_ties, collapsed_keys, turn_collisions, users, cost, has_findings
+SELECT /*LISTED*/, has_findings
 FROM (/*KEYED*/)
 WHERE key BETWEEN $low AND $high
 ORDER BY key

@@ -8,6 +8,16 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+# Only the names come from the declarations (explorer.audits.rules): every count is computed
+# here, on its own. A rule declared there must be computed here too.
+from explorer.audits.rules import COUNT_NAMES
+
+COMPUTED = frozenset((
+    "events", "sessions", "turns", "calls", "results", "duplicates", "event_id_conflicts",
+    "shared_keys", "orphan_results", "dangling_calls", "mispair", "duplicate_call_ids",
+    "tie_inversions", "clock_regressions", "ts_ties", "collapsed_keys", "turn_collisions"))
+assert COMPUTED == set(COUNT_NAMES), f"the reference lacks {set(COUNT_NAMES) - COMPUTED}"
+
 
 def order_events(events: list[dict], order: str) -> list[dict]:
     """Events of one session in the viewed order. Each event has seq, sub, eid, ts."""
@@ -57,10 +67,7 @@ def audit(events: list[dict], order: str, duplicates: int = 0,
             if e.get("turn") is not None and e.get("user_id") is not None:
                 turn_users[e["turn"]].add(e["user_id"])
         c["turn_collisions"] += sum(len(u) > 1 for u in turn_users.values())
-    return {k: c[k] for k in (
-        "events", "sessions", "turns", "calls", "results", "duplicates", "event_id_conflicts",
-        "shared_keys", "orphan_results", "dangling_calls", "mispair", "duplicate_call_ids",
-        "tie_inversions", "clock_regressions", "ts_ties", "collapsed_keys", "turn_collisions")}
+    return {k: c[k] for k in COUNT_NAMES}
 
 
 def _pairing(view: list[dict], c: Counter) -> None:

@@ -9,7 +9,8 @@ import pytest
 import queries
 from explorer.audits import cache as audit_cache
 from explorer.audits import counts as audits
-from explorer.audits import findings_cache
+from explorer.audits import findings_cache, rule_sql
+from explorer.audits.cache import COLUMNS as LIST_COLUMNS
 from explorer.cli.demo import demo_paths
 from explorer.ingest import coerce
 from explorer.model import CANONICAL_COLUMNS, ORDER_KEYS, CostSettings, Order
@@ -30,8 +31,14 @@ FRAGMENTS = {
     "SOURCE": _SOURCE,
     "SRCTEXT": "src_rec",
     "PAIRS": queries.load("fragment_call_pairs"),
-    "AUDIT": queries.render("session_audit", ordered=audits.ordered_sql(Order.TS),
-                            pairs=queries.load("fragment_call_pairs")),
+    "AUDIT": rule_sql.counts_sql(audits.ordered_sql(Order.TS)),
+    "RELATIONS": rule_sql.relations(audits.ordered_sql(Order.TS)),
+    "UNITS": rule_sql.units(),
+    "UNITCOUNTS": "count(*) AS n",
+    "RULECOLUMNS": "n",
+    "EV": rule_sql.EVENT_STRUCT,
+    "FRAME": f"({audits.ordered_sql(Order.TS)})",
+    **{k.upper(): v for k, v in rule_sql.cache_fragments(LIST_COLUMNS).items()},
     "FINDINGS": findings_cache.findings_sql(Order.TS),
     "KEYED": queries.load("audit_cache_keyed"),
     "BPETEXT": ", text, ek, pk",
@@ -73,6 +80,10 @@ def test_statement_plans(demo_store, name):
     sql = queries.render(name, **{m.lower(): fragments[m] for m in [*markers, *sorted(nested)]})
     if name.startswith("fragment_"):  # a piece of a statement: plan it where it sits
         sql = f"WITH o AS ({FRAGMENTS['ORDERED']}) SELECT * FROM ({sql})"
+    elif name.startswith("rule_"):  # a rule's fragment, over the relations it reads
+        sql = f"WITH {FRAGMENTS['RELATIONS']} SELECT * FROM ({sql})"
+    elif name == "audit_relations":  # CTEs to follow a WITH
+        sql = f"WITH {sql} SELECT * FROM o, timed, pairs, collided_turns"
     params = {p: None for p in re.findall(r"\$([a-z_0-9]+)", sql)}
     plan = demo_store.con.execute("EXPLAIN " + sql, params or None).fetchall()
     assert plan

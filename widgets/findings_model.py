@@ -9,7 +9,7 @@ import duckdb
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from explorer.audits import findings_cache
-from explorer.audits.counts import RULE_TEXT
+from explorer.audits.rules import RULE_TEXT
 from explorer.store.db import Db
 from widgets.block_cache import BlockCache
 

@@ -1,7 +1,8 @@
 """How marks and preview states look: label, colours, a small icon drawn with QPainter, and
 the one-sentence rule; shared by the turn tree, its badges delegate and the legend.
 
-Finding marks are keyed by their AUDITS.md rule (:data:`explorer.audits.marks.MARKS`); view errors
+Finding marks are keyed by their AUDITS.md rule and drawn as its declaration says
+(:class:`explorer.audits.rules.Mark`: label, colours, glyph); view errors
 by ``"view:" + name`` (:data:`explorer.session.view_overlay.VIEW_ERRORS`); the two other preview
 states are ``"out_of_view"`` and ``"synthetic"``.
 """
@@ -14,8 +15,7 @@ from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from explorer.audits.counts import RULE_TEXT
-from explorer.audits.marks import MARKS
+from explorer.audits.rules import MARKED
 from explorer.session.view_overlay import VIEW_ERROR_TEXT, VIEW_ERRORS
 
 #: Model role holding a cell's badges: a list of ``(key, text)`` drawn as icon + text; an
@@ -37,18 +37,9 @@ class MarkStyle:
     rule: str
 
 
-def _finding(key: str, label: str, colour: str, background: str, shape: str) -> MarkStyle:
-    return MarkStyle(key, label, colour, background, shape, RULE_TEXT[key])
-
-
 STYLES: dict[str, MarkStyle] = {s.key: s for s in (
-    _finding("orphan_results", "orphan result", "#d63a2f", "#f8c9c4", "circle"),
-    _finding("dangling_calls", "dangling call", "#e07b00", "#fde2b8", "triangle"),
-    _finding("mispair", "mispair", "#8e44ad", "#e7d3f5", "diamond"),
-    _finding("duplicate_call_ids", "duplicate call id", "#2e6fd8", "#d7e3fb", "squares"),
-    _finding("tie_inversions", "tie inversion", "#a08000", "#f5efb3", "equals"),
-    _finding("clock_regressions", "clock regression", "#a05a00", "#f5efb3", "back_arrow"),
-    _finding("turn_collisions", "key collision", "#1e8449", "#cfeedd", "key"),
+    *(MarkStyle(r.name, r.mark.label, r.mark.colour, r.mark.background, r.mark.glyph, r.text)
+      for r in MARKED),
     MarkStyle("view:orphan_result", "orphan result in view", "#c2185b", "#ffd3e4", "view_circle",
               VIEW_ERROR_TEXT["orphan_result"]),
     MarkStyle("view:orphan_call", "dangling call in view", "#c2185b", "#ffd3e4", "view_triangle",
@@ -60,9 +51,13 @@ STYLES: dict[str, MarkStyle] = {s.key: s for s in (
     MarkStyle("synthetic", "synthetic item", "#00897b", "#dff3f0", "plus",
               "An item the view adds that is not in the log: placeholder, summary or preview."),
 )}
-FINDING_KEYS = MARKS
+FINDING_KEYS = tuple(r.name for r in MARKED)
 VIEW_ERROR_KEYS = tuple(f"view:{e}" for e in VIEW_ERRORS)
 assert set(FINDING_KEYS) <= set(STYLES) and set(VIEW_ERROR_KEYS) <= set(STYLES)
+#: The glyphs :func:`_draw` knows (a rule's Mark names one; "view_" + glyph is outlined).
+GLYPHS = ("circle", "triangle", "diamond", "squares", "equals", "back_arrow", "key", "split",
+          "eye_slash", "plus")
+assert all(s.shape.removeprefix("view_") in GLYPHS for s in STYLES.values()), "a glyph not drawn"
 
 _PIXMAPS: dict[tuple[str, int], QPixmap] = {}
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from explorer.audits.counts import COUNT_NAMES, FINDING_RULES, RULE_TEXT
+from explorer.audits.rules import COUNT_NAMES, RULE_TEXT, SIZE_NAMES, rules_in
 
 SEPARATOR = " · "
 #: The counts of AUDITS.md by section, one line of the strip per tuple of sections.
 LINES = (
-    (("", COUNT_NAMES[:5]),),
-    (("import", FINDING_RULES[:3]), ("pairing", FINDING_RULES[3:7])),
-    (("ordering", FINDING_RULES[7:10]), ("key collapse", FINDING_RULES[10:])),
+    (("", SIZE_NAMES),),
+    (("import", rules_in("import")), ("pairing", rules_in("pairing"))),
+    (("ordering", rules_in("ordering")), ("key collapse", rules_in("key collapse"))),
 )
 
 

@@ -18,7 +18,9 @@ import threading
 from dataclasses import dataclass
 
 import queries
-from explorer.audits.counts import COUNT_NAMES, FINDING_RULES, ordered_sql
+from explorer.audits.counts import ordered_sql
+from explorer.audits.rule_sql import CACHE_FORMAT, cache_fragments, counts_sql
+from explorer.audits.rules import COUNT_NAMES, RULE_NAMES
 from explorer.audits.stamped_tables import build_table
 from explorer.jobs import Cancelled, ProgressHook, StopHook
 from explorer.model import CostSettings, Order
@@ -26,11 +28,11 @@ from explorer.store.db import Db, data_version
 from explorer.tokens import counts as token_counts
 
 #: The columns of the session list, in order: identity, sizes, every finding, users, cost.
-COLUMNS = ("session_id", "events", "turns", "calls", "results", *FINDING_RULES, "users", "cost")
+COLUMNS = ("session_id", "events", "turns", "calls", "results", *RULE_NAMES, "users", "cost")
 #: The cache table of each order: the only names ever spliced into a statement here.
 TABLES = {order: f"audit_{order.value.replace('-', '_')}" for order in Order}
-#: Bump when the table's columns or meaning change: older tables are then recomputed.
-CACHE_FORMAT = 2
+#: The markers of the statements that list columns, rendered from the rule declarations.
+_COLUMN_FRAGMENTS = cache_fragments(COLUMNS)
 _POLL_SECONDS = 0.05
 #: One computation at a time in this process: a second request for the same table waits,
 #: then finds it fresh, instead of racing the first one to a write conflict.
@@ -71,16 +73,23 @@ def table_name(order: Order) -> str:
     return TABLES[Order(order)]
 
 
-def _checked(table: str) -> dict[str, str]:
+def _checked(table: str, *markers: str) -> dict[str, str]:
+    """The table's fragment, once it is known to be one of :data:`TABLES`, and the column
+    fragments named by ``markers``."""
     if table not in TABLES.values():
         raise ValueError(f"not an audit cache table: {table!r}")
-    return {"table": table}
+    return {"table": table, **{m: _COLUMN_FRAGMENTS[m] for m in markers}}
 
 
 def _keyed(table: str) -> dict[str, str]:
     """The fragments of a statement that reads the list by sort key (audit_cache_keyed.sql,
     whose own table marker is then filled too)."""
-    return {"keyed": queries.load("audit_cache_keyed"), **_checked(table)}
+    return {"keyed": queries.load("audit_cache_keyed"), **_checked(table, "rankcases")}
+
+
+def _listed(table: str) -> dict[str, str]:
+    """The fragments of a statement that reads rows of the list by sort key."""
+    return _keyed(table) | {"listed": _COLUMN_FRAGMENTS["listed"]}
 
 
 def _meta_key(order: Order) -> str:
@@ -128,9 +137,8 @@ def _compute(db: Db, order: Order, cost_settings: CostSettings,
              progress: ProgressHook | None, should_stop: StopHook | None) -> None:
     table = table_name(order)
     token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
-    audit = queries.render("session_audit", ordered=ordered_sql(order, cost_settings),
-                           pairs=queries.load("fragment_call_pairs"))
-    sql = queries.render("audit_cache_create", table=table, audit=audit)
+    sql = queries.render("audit_cache_create", audit=counts_sql(ordered_sql(order, cost_settings)),
+                         **_checked(table, "anyfinding", "ranks"))
     build_table(db, sql, cost_settings.params(), _meta_key(order),
                 lambda d: _stamp(d, cost_settings), f"audit ({order.value})", progress, should_stop)
 
@@ -138,13 +146,13 @@ def _compute(db: Db, order: Order, cost_settings: CostSettings,
 def totals(db: Db, table: str) -> dict[str, int]:
     """The corpus counts of AUDITS.md (as :func:`explorer.audits.counts.totals` gives them), summed
     in SQL over ``table``; ``sessions`` is the number of rows."""
-    row = db.one("audit_cache_totals", _checked(table))
+    row = db.one("audit_cache_totals", _checked(table, "sums"))
     return {name: int(row.get(name) or 0) for name in COUNT_NAMES}
 
 
 def widest(db: Db, table: str) -> dict[str, object]:
     """Per column, its widest value: the longest session id, the largest count."""
-    return db.one("audit_cache_widths", _checked(table))
+    return db.one("audit_cache_widths", _checked(table, "maxes"))
 
 
 def count(db: Db, table: str, query: ListQuery = ListQuery()) -> int:
@@ -166,12 +174,12 @@ def read_rows(db: Db, table: str, query: ListQuery, skip: int, limit: int,
         return []
     if query.unfiltered:
         low = skip - (shown - 1 if query.descending else 0)
-        return db.run("audit_cache_range", _keyed(table), **query.rank_params(),
+        return db.run("audit_cache_range", _listed(table), **query.rank_params(),
                       low=low, high=low + limit - 1)
     if skip + limit <= shown - skip:
-        return db.run("audit_cache_block", _keyed(table), **query.params(),
+        return db.run("audit_cache_block", _listed(table), **query.params(),
                       skip=skip, limit=limit)
-    rows = db.run("audit_cache_block", _keyed(table), **query.params(reverse=True),
+    rows = db.run("audit_cache_block", _listed(table), **query.params(reverse=True),
                   skip=shown - skip - limit, limit=limit)
     rows.reverse()
     return rows

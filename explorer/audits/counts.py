@@ -8,33 +8,17 @@ from typing import Iterator
 import polars as pl
 
 import queries
+from explorer.audits.rule_sql import counts_sql, findings_sql
+from explorer.audits.rules import COUNT_NAMES, RULE_NAMES, RULE_TEXT
 from explorer.model import ORDER_KEYS, CostSettings, Order
 from explorer.store.db import Db
 from explorer.tokens import counts as token_counts
 
-#: The count names of AUDITS.md, in its order: the keys of ``audit --json``.
-COUNT_NAMES = (
-    "events", "sessions", "turns", "calls", "results", "duplicates", "event_id_conflicts",
-    "shared_keys", "orphan_results", "dangling_calls", "mispair", "duplicate_call_ids",
-    "tie_inversions", "clock_regressions", "ts_ties", "collapsed_keys", "turn_collisions",
-)
+#: The counts of AUDITS.md and the rules' sentences, as declared in explorer.audits.rules.
+__all__ = ["COUNT_NAMES", "FINDING_RULES", "RULE_TEXT", "corpus_counts", "findings",
+           "ordered_sql", "session_counts", "totals"]
 #: The counts that are findings (each unit counted points at events).
-FINDING_RULES = COUNT_NAMES[5:]
-
-RULE_TEXT = {
-    "duplicates": "The same event (event_id and content) was appended again; the copy is dropped.",
-    "event_id_conflicts": "Events share an event_id in this session but differ in content.",
-    "shared_keys": "This session's events came from more than one input file.",
-    "orphan_results": "A tool result whose call_id has no call anywhere in its session.",
-    "dangling_calls": "A tool call whose call_id has no result anywhere in its session.",
-    "mispair": "A tool result that comes before every call of its call_id in this order.",
-    "duplicate_call_ids": "Two or more tool calls in this session carry the same call_id.",
-    "tie_inversions": "Adjacent events with equal timestamps, shown against append order.",
-    "clock_regressions": "A timestamp earlier than the previous one in append order.",
-    "ts_ties": "A timestamp equal to the previous one in append order.",
-    "collapsed_keys": "Events of more than one user_id are stored under this session key.",
-    "turn_collisions": "One logged turn number of this session occurs with several user_ids.",
-}
+FINDING_RULES = RULE_NAMES
 
 
 def ordered_sql(order: Order, settings: CostSettings = CostSettings()) -> str:
@@ -48,9 +32,7 @@ def session_counts(db: Db, order: Order = Order.SEQ,
                    settings: CostSettings = CostSettings()) -> pl.DataFrame:
     """One row per session: every count of AUDITS.md, distinct users and total cost."""
     token_counts.ensure(db, settings)
-    fragments = {"ordered": ordered_sql(order, settings),
-                 "pairs": queries.load("fragment_call_pairs")}
-    return db.frame("session_audit", fragments, **settings.params())
+    return db.con.sql(counts_sql(ordered_sql(order, settings)), params=settings.params()).pl()
 
 
 def corpus_counts(db: Db, order: Order = Order.SEQ,
@@ -67,10 +49,7 @@ def totals(per_session: pl.DataFrame) -> dict[str, int]:
 
 def findings(db: Db, order: Order = Order.SEQ) -> Iterator[dict]:
     """One dict per unit counted, as ``audit --findings --json`` prints them (AUDITS.md)."""
-    cur = db.con.execute(
-        queries.render("findings", ordered=ordered_sql(order),
-                       pairs=queries.load("fragment_call_pairs")),
-        CostSettings().params())
+    cur = db.con.execute(findings_sql(ordered_sql(order)), CostSettings().params())
     while rows := cur.fetchmany(10_000):
         for rule, session_id, events in rows:
             yield {"rule": rule, "session_id": session_id, "events": json.loads(events)}

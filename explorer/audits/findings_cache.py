@@ -15,7 +15,9 @@ import json
 import duckdb
 
 import queries
+from explorer.audits import rule_sql
 from explorer.audits.counts import FINDING_RULES, ordered_sql
+from explorer.audits.rule_sql import CACHE_FORMAT
 from explorer.audits.stamped_tables import build_table
 from explorer.jobs import ProgressHook, StopHook
 from explorer.model import CostSettings, Order
@@ -23,14 +25,11 @@ from explorer.store.db import Db, data_version
 
 #: The cache table of each order: the only names ever spliced into a statement here.
 TABLES = {order: f"findings_{order.value.replace('-', '_')}" for order in Order}
-#: Bump when the table's columns or numbering change: older tables are then recomputed.
-CACHE_FORMAT = 2
 
 
 def findings_sql(order: Order) -> str:
     """The ``findings`` statement of :func:`explorer.audits.counts.findings` for ``order``."""
-    return queries.render("findings", ordered=ordered_sql(Order(order)),
-                          pairs=queries.load("fragment_call_pairs"))
+    return rule_sql.findings_sql(ordered_sql(Order(order)))
 
 
 def table_name(order: Order) -> str:

@@ -1,17 +1,50 @@
 """Per-event marks of one session for display: which AUDITS.md rule each event falls under.
 
-Computed from a :func:`explorer.tokens.session_events.session_events` frame (one session, one order), so
-the tree can mark events without running the corpus audit. The same rules as the audit:
-the tests check each mark against the findings of :func:`explorer.audits.counts.findings`.
+Computed from a :func:`explorer.tokens.session_events.session_events` frame (one session, one
+order), so the tree can mark events without running the corpus audit. The marks come from
+the very fragments the counts and findings run (:mod:`explorer.audits.rule_sql`), over the
+frame in an in-memory DuckDB, with each event named by its position: an event is marked by
+a rule when a finding of that rule points at it (the later event only, for a rule whose
+:class:`~explorer.audits.rules.Mark` says ``last``). The tests check each mark against the
+findings of :func:`explorer.audits.counts.findings`.
 """
 
 from __future__ import annotations
 
+import threading
+
+import duckdb
 import polars as pl
 
+import queries
+from explorer.audits.rule_sql import relations, units
+from explorer.audits.rules import MARKED, RULES
+
 #: Mark names (the AUDITS.md rules they stand for), in display order.
-MARKS = ("orphan_results", "dangling_calls", "mispair", "duplicate_call_ids",
-         "tie_inversions", "clock_regressions", "turn_collisions")
+MARKS = tuple(rule.name for rule in MARKED)
+#: The frame's columns the fragments read.
+_COLUMNS = ("pos", "file_id", "seq", "sub", "eid", "ts", "kind", "call_id", "user_id", "turn",
+            "event_id")
+_LAST = {rule.name for rule in MARKED if rule.mark.last}
+#: One in-memory DuckDB per thread (opening one costs more than the marks of a session).
+_LOCAL = threading.local()
+
+
+def _connection() -> duckdb.DuckDBPyConnection:
+    con = getattr(_LOCAL, "con", None)
+    if con is None:
+        con = _LOCAL.con = duckdb.connect(config={"threads": 1})
+    return con
+
+
+def marks_sql() -> str:
+    """The statement giving, per finding of a marked rule in the frame, its rule and the
+    positions of its events."""
+    ordered = queries.render("marks_events", frame="frame")
+    return f"WITH {relations(ordered, 'pos')},\nunits AS ({units(MARKED)})\nSELECT rule, events FROM units"
+
+
+_SQL = marks_sql()
 
 
 def event_marks(frame: pl.DataFrame) -> list[frozenset[str]]:
@@ -22,24 +55,16 @@ def event_marks(frame: pl.DataFrame) -> list[frozenset[str]]:
     """
     if frame.is_empty():
         return []
-    kind = pl.col("kind").cast(pl.String)
-    has_id = pl.col("call_id").is_not_null() & kind.is_in(["CALL", "RESULT"])
-    calls = (kind == "CALL").cast(pl.Int64).sum().over("call_id")
-    results = (kind == "RESULT").cast(pl.Int64).sum().over("call_id")
-    by_append = frame.sort("seq", "sub", "eid").with_row_index("append")
-    timed = by_append.filter(pl.col("ts").is_not_null()).select(
-        "pos", regress=pl.col("ts") < pl.col("ts").shift(1))
-    frame = frame.join(by_append.select("pos", "append"), on="pos", how="left").sort("pos")
-    append = pl.col("append")
-    users_in_turn = pl.col("user_id").drop_nulls().n_unique().over("turn")
-    marked = frame.with_columns(
-        orphan_results=has_id & (kind == "RESULT") & (calls == 0),
-        dangling_calls=has_id & (kind == "CALL") & (results == 0),
-        mispair=has_id & (kind == "RESULT") & (calls > 0) & pl.col("call_pos").is_null(),
-        duplicate_call_ids=has_id & (calls >= 2),
-        tie_inversions=(pl.col("ts") == pl.col("ts").shift(1)) & (append < append.shift(1)),
-        turn_collisions=pl.col("turn").is_not_null() & (users_in_turn > 1),
-    ).join(timed, on="pos", how="left").with_columns(
-        clock_regressions=pl.col("regress").fill_null(False))
-    columns = marked.select([pl.col(m).fill_null(False) for m in MARKS]).rows()
-    return [frozenset(m for m, on in zip(MARKS, row) if on) for row in columns]
+    row_of = {pos: i for i, pos in enumerate(frame["pos"].to_list())}
+    marked: list[set[str]] = [set() for _ in range(frame.height)]
+    con = _connection()
+    con.register("frame", frame.select(_COLUMNS).with_columns(pl.col("kind").cast(pl.String)))
+    try:
+        found = con.execute(_SQL).fetchall()
+    finally:
+        con.unregister("frame")
+    for rule, events in found:
+        for pos in events[-1:] if rule in _LAST else events:
+            marked[row_of[pos]].add(rule)
+    order = {name: i for i, name in enumerate(r.name for r in RULES)}
+    return [frozenset(sorted(m, key=order.get)) for m in marked]
