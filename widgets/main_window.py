@@ -33,7 +33,7 @@ from widgets.sweep_panel import SweepPanel
 from widgets.tasks import import_summary, import_task
 from widgets.texts import LOG_FILTER
 from widgets.window_chrome import build_menus, build_status, build_toolbar
-from widgets.workers import JobPool, Worker
+from widgets.workers import JobPool, Worker, reason
 from widgets.workspace import Workspace
 
 
@@ -246,11 +246,11 @@ class MainWindow(QMainWindow):
             self.show_rejected()
         self.import_ended.emit("finished")
 
-    @Slot(str)
-    def _on_import_failed(self, reason: str) -> None:
+    @Slot(object)
+    def _on_import_failed(self, exc: Exception) -> None:
         self._import_done()
-        self.statusBar().showMessage(f"Import failed: {reason}")
-        self._show_file_errors([reason])
+        self.statusBar().showMessage(f"Import failed: {reason(exc)}")
+        self._show_file_errors([reason(exc)])
         self.import_ended.emit("failed")
 
     @Slot()
@@ -272,9 +272,9 @@ class MainWindow(QMainWindow):
             self.sessions.select_session(self.first_flagged_session())
         self.audit_shown.emit(order)
 
-    @Slot(str)
-    def _on_audit_failed(self, reason: str) -> None:
-        self.statusBar().showMessage(f"Audit failed: {reason}")
+    @Slot(object)
+    def _on_audit_failed(self, exc: Exception) -> None:
+        self.statusBar().showMessage(f"Audit failed: {reason(exc)}")
 
     @Slot(str)
     def _on_sessions_session_selected(self, session_id: str) -> None:

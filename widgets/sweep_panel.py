@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
 from explorer.compaction.settings import DEFAULTS, CompactionSettings
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
+from widgets.latest_job import LatestJob
 from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
-from widgets.workers import JobPool, Worker
+from widgets.workers import JobPool, Worker, reason
 
 STRATEGIES = ("M0", "M1", "M2", "M3", "M4", "recorded", *DEFAULTS)
 CHECKED = ("M0", "M1", "M2", "M3", "M4")
@@ -70,8 +71,7 @@ class SweepPanel(QWidget):
         self.settings = CompactionSettings()
         self.budgets = BUDGETS
         self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}   # (figure, strategy)
-        self._generation = 0
-        self._worker: Worker | None = None
+        self._latest = LatestJob(jobs, self)
         self._task: SweepTask | None = None
         self._stopping: dict[Worker, SweepTask] = {}   # cancelled, still running
         self._build()
@@ -163,7 +163,7 @@ class SweepPanel(QWidget):
         self._change("settings", settings)
 
     def is_running(self) -> bool:
-        return self._worker is not None
+        return self._latest.busy()
 
     def run(self) -> None:
         """Sweep the checked strategies over every budget, in the background."""
@@ -172,10 +172,9 @@ class SweepPanel(QWidget):
             self._say("Check at least one strategy to sweep.")
             return
         self._drop_current()
-        self._generation += 1
         self._clear_curves()
         request = SweepRequest(tuple(strategies), tuple(self.budgets), self.order,
-                               self.cost_settings, self.settings, self._generation)
+                               self.cost_settings, self.settings)
         self._task = SweepTask(self.store, request)
         worker = Worker(self._task, name="sweep")
         signals = worker.signals
@@ -183,19 +182,18 @@ class SweepPanel(QWidget):
         signals.finished.connect(self._on_worker_finished)
         signals.failed.connect(self._on_worker_failed)
         signals.ended.connect(self._on_worker_ended)
-        self._worker = worker
         self._set_running(True)
         self._say(f"Loading the corpus in {self.order.value} order…")
-        self.jobs.start(worker)
+        self._latest.start(worker)
 
     def cancel(self) -> None:
         """Stop the running sweep at once: nothing of it will be drawn."""
-        if self._worker is not None:
+        if self._latest.busy():
             self._abandon("Cancelled: no curves drawn. Press Run to sweep again.")
 
     # -- worker signals (GUI thread) ----------------------------------------------------
     def _is_current(self) -> bool:
-        return self._worker is not None and self.sender() is self._worker.signals
+        return self._latest.is_current(self.sender())
 
     def _on_worker_progressed(self, done: int, total: int) -> None:
         if self._is_current():
@@ -204,25 +202,28 @@ class SweepPanel(QWidget):
             self._say(f"Sweeping: {done:,} of {total:,} strategy × budget steps…")
 
     def _on_worker_finished(self, result: SweepResult) -> None:
-        if result.request.generation != self._generation:
+        if not self._is_current():
             return  # cancelled, or the order or settings changed while it ran
-        self._worker = self._task = None   # idle from now on; ``ended`` follows
+        self._latest.done()   # idle from now on; ``ended`` follows
+        self._task = None
         self._set_running(False)
         self._draw(result)
         self.finished.emit(result.rows)
 
-    def _on_worker_failed(self, text: str) -> None:
+    def _on_worker_failed(self, exc: Exception) -> None:
         if self._is_current():
-            self._worker = self._task = None
+            self._latest.done()
+            self._task = None
             self._set_running(False)
-            self._say(f"The sweep failed: {text}")
+            self._say(f"The sweep failed: {reason(exc)}")
 
     def _on_worker_ended(self, worker: Worker) -> None:
         self._stopping.pop(worker, None)
         if not self._stopping:
             self._interrupter.stop()
-        if worker is self._worker:
-            self._worker = self._task = None
+        if worker is self._latest.worker:
+            self._latest.done()
+            self._task = None
             self._set_running(False)
 
     def _on_interrupter_timeout(self) -> None:
@@ -234,7 +235,7 @@ class SweepPanel(QWidget):
         if getattr(self, name) == value:
             return
         setattr(self, name, value)
-        running = self._worker is not None
+        running = self._latest.busy()
         if running or self.curves:
             what = "order" if name == "order" else "settings"
             self._abandon(f"The {what} changed ({'run stopped' if running else 'curves cleared'}"
@@ -243,7 +244,6 @@ class SweepPanel(QWidget):
     def _abandon(self, text: str) -> None:
         """Forget the current run and its curves, and say why."""
         self._drop_current()
-        self._generation += 1
         self._clear_curves()
         self._set_running(False)
         self.progress.setValue(0)
@@ -251,13 +251,13 @@ class SweepPanel(QWidget):
 
     def _drop_current(self) -> None:
         """Stop the current worker (if any) and keep interrupting its query until it ends."""
-        if self._worker is None:
+        worker = self._latest.drop()
+        if worker is None:
             return
-        self._worker.cancel()
         self._task.interrupt()
-        self._stopping[self._worker] = self._task
+        self._stopping[worker] = self._task
         self._interrupter.start()
-        self._worker = self._task = None
+        self._task = None
 
     def _draw(self, result: SweepResult) -> None:
         self._clear_curves()

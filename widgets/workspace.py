@@ -16,7 +16,7 @@ from widgets.plain_text import tooltip
 from widgets.preview_panel import PreviewPanel
 from widgets.session_loader import SessionLoader
 from widgets.session_panel import SessionPanel
-from widgets.workers import JobPool
+from widgets.workers import JobPool, reason
 
 
 class Workspace(QWidget):
@@ -134,9 +134,9 @@ class Workspace(QWidget):
             self._select(event)
         self.session_shown.emit(data.session_id)
 
-    @Slot(str)
-    def _on_loader_failed(self, reason: str) -> None:
-        text = f"Cannot read {self.session_id}: {reason}"
+    @Slot(object)
+    def _on_loader_failed(self, exc: Exception) -> None:
+        text = f"Cannot read {self.session_id}: {reason(exc)}"
         self.session_panel.title.setText(text)
         self.session_panel.title.setToolTip(tooltip(text))
 
