@@ -28,6 +28,7 @@ from explorer.model import Order
 from explorer.store.db import Store
 from widgets.findings_model import COLUMNS, FindingsModel, rule_label
 from widgets.latest_job import LatestJob
+from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
 
 
@@ -136,6 +137,11 @@ class FindingsPanel(QWidget):
         self.progress.show()
         self.status_label.setText(f"Computing the findings ({self.order.value} order)…")
         return self._latest.start(worker)
+
+    def observe(self, state: WindowState) -> None:
+        """Follow the window's order and selected session."""
+        state.order_changed.connect(self.refresh)
+        state.session_changed.connect(self.set_session)
 
     def set_session(self, session_id: str | None) -> None:
         """The session selected elsewhere: what "Selected session only" filters by."""

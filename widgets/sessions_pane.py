@@ -19,6 +19,7 @@ from widgets.sessions_model import SessionsModel
 from widgets.sessions_view import SessionsView
 from widgets.tasks import AuditResult, audit_task
 from widgets.totals_strip import TotalsStrip
+from widgets.window_state import WindowState
 from widgets.latest_job import LatestJob
 from widgets.workers import JobPool, Worker
 
@@ -34,11 +35,13 @@ class SessionsPane(QObject):
         session_selected(str): the current session became this id (again after a refresh,
             whose audit may differ; not when only the sort or filter moved it).
         shown(object): the list now shows the audit in this :class:`Order`.
+        audit_started(): a worker started computing the audit table.
         failed(object): computing the audit table failed with this exception (logged).
     """
 
     session_selected = Signal(str)
     shown = Signal(object)
+    audit_started = Signal()
     failed = Signal(object)
 
     def __init__(self, store: Store, jobs: JobPool, parent: QObject | None = None) -> None:
@@ -86,7 +89,16 @@ class SessionsPane(QObject):
         worker = Worker(partial(audit_task, self.store, order, self.cost_settings), "audit")
         worker.signals.finished.connect(self._on_worker_finished)
         worker.signals.failed.connect(self._on_worker_failed)
-        return self._latest.start(worker)
+        self._latest.start(worker)
+        self.audit_started.emit()
+        return worker
+
+    def observe(self, state: WindowState) -> None:
+        """Show the audit again when the window's order or cost settings change."""
+        self._state = state
+        self.cost_settings = state.cost_settings
+        state.order_changed.connect(self.refresh)
+        state.cost_settings_changed.connect(self._on_state_cost_settings_changed)
 
     def selected_session(self) -> str | None:
         current = self.view.currentIndex()
@@ -157,6 +169,11 @@ class SessionsPane(QObject):
         if self._latest.is_current(self.sender()):
             self._latest.done()
             self.failed.emit(exc)
+
+    @Slot(object)
+    def _on_state_cost_settings_changed(self, cost_settings: CostSettings) -> None:
+        self.cost_settings = cost_settings
+        self.refresh(self._state.order)
 
     @Slot()
     def _on_filter_changed(self) -> None:

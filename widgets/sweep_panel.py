@@ -29,6 +29,7 @@ from explorer.model import CostSettings, Order
 from explorer.store.db import Store
 from widgets.latest_job import LatestJob
 from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
+from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
 
 STRATEGIES = ("M0", "M1", "M2", "M3", "M4", "recorded", *DEFAULTS)
@@ -152,6 +153,14 @@ class SweepPanel(QWidget):
             item = self.strategy_list.item(i)
             item.setCheckState(Qt.CheckState.Checked if item.text() in strategies
                                else Qt.CheckState.Unchecked)
+
+    def observe(self, state: WindowState) -> None:
+        """Sweep in the window's order with its cost settings and compaction settings."""
+        self.set_order(state.order)
+        self.set_cost_settings(state.cost_settings)
+        state.order_changed.connect(self.set_order)
+        state.cost_settings_changed.connect(self.set_cost_settings)
+        state.settings_changed.connect(self.set_settings)
 
     def set_order(self, order: Order) -> None:
         self._change("order", Order(order))
