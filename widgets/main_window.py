@@ -65,14 +65,12 @@ class MainWindow(QMainWindow):
         self._closed = False
 
         self.jobs = JobPool(self)
-        self.left_tabs = QTabWidget(self)
-        self.main_tabs = QTabWidget(self)
+        self._panels: list[tuple[str, QWidget]] = []   # (tab widget, panel), in tab order
         self.sessions = SessionsPane(store, self.jobs, self)
         self.sessions.observe(self.state)
-        self.left_tabs.addTab(self.sessions.view, "Sessions")
-        self.findings = self._add_panel(self.left_tabs, FindingsPanel(store, self.jobs, self))
-        self.workspace = self._add_panel(self.main_tabs, Workspace(store, self.jobs, order, self))
-        self.sweep = self._add_panel(self.main_tabs, SweepPanel(store, self.jobs, self))
+        self.findings = self._add_panel("left", FindingsPanel(store, self.jobs, self))
+        self.workspace = self._add_panel("main", Workspace(store, self.jobs, order, self))
+        self.sweep = self._add_panel("main", SweepPanel(store, self.jobs, self))
         # Kept for the tests and the screenshot, which look at these parts directly.
         self.model, self.table, self.totals = self.sessions.model, self.sessions.view, self.sessions.totals
         self.session_panel, self.preview = self.workspace.session_panel, self.workspace.preview
@@ -98,14 +96,11 @@ class MainWindow(QMainWindow):
         self.jobs.busy_changed.connect(self.job_status.set_busy)
 
     # -- building -------------------------------------------------------------------------
-    def _add_panel(self, tabs: QTabWidget, panel: QWidget) -> QWidget:
-        """Put ``panel`` in a tab (its title and tooltip in :data:`TABS`) and let it observe
-        the window's state."""
-        title, tip = TABS[type(panel).__name__]
-        index = tabs.addTab(panel, title)
-        if tip:
-            tabs.setTabToolTip(index, tip)
+    def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:
+        """Let ``panel`` observe the window's state; it gets a tab of the ``"left"`` or
+        ``"main"`` tab widget (its title and tooltip in :data:`widgets.texts.TABS`)."""
         panel.observe(self.state)
+        self._panels.append((tabs, panel))
         return panel
 
     def _build_toolbar(self) -> None:
@@ -135,6 +130,15 @@ class MainWindow(QMainWindow):
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 0, 4, 0)
+        self.left_tabs = QTabWidget(central)
+        self.left_tabs.addTab(self.table, "Sessions")
+        self.main_tabs = QTabWidget(central)
+        for tabs, panel in self._panels:
+            widget = self.left_tabs if tabs == "left" else self.main_tabs
+            title, tip = TABS[type(panel).__name__]
+            index = widget.addTab(panel, title)
+            if tip:
+                widget.setTabToolTip(index, tip)
         split = QSplitter(Qt.Orientation.Horizontal, central)
         split.addWidget(self.left_tabs)
         split.addWidget(self.main_tabs)
