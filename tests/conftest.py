@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The log file (explorer.log_setup) goes to a temporary folder, never the user's own.
+os.environ["TURNSCOPE_STATE_DIR"] = __import__("tempfile").mkdtemp(prefix="turnscope-state-")
 
 from pathlib import Path  # noqa: E402
 

@@ -110,7 +110,7 @@ def test_worker_outcomes(qtbot):
     worker = Worker(_boom)
     with qtbot.waitSignal(worker.signals.failed, timeout=WAIT) as blocker:
         pool.start(worker)
-    assert blocker.args == ["boom"]
+    assert [str(e) for e in blocker.args] == ["boom"]
     worker = Worker(_wait_for_stop)
     with qtbot.waitSignal(worker.signals.progressed, timeout=WAIT):
         pool.start(worker)

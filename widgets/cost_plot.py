@@ -187,13 +187,14 @@ class SessionCostPlot(QWidget):
 if __name__ == "__main__":  # pragma: no cover
     import sys
 
+    from PySide6.QtWidgets import QApplication
+
     from explorer.cli.demo import demo_paths
     from explorer.ingest.imports import import_paths
     from explorer.session.data import load_session
     from explorer.store.db import Store
-    from widgets.app import application
 
-    app = application()
+    app = QApplication(sys.argv)
     store = Store()
     import_paths(store, [str(p) for p in demo_paths()])
     session = store.con.execute("SELECT session_id FROM events GROUP BY 1 "

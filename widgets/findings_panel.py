@@ -27,27 +27,28 @@ from explorer.audits.counts import FINDING_RULES, RULE_TEXT
 from explorer.model import Order
 from explorer.store.db import Store
 from widgets.findings_model import COLUMNS, FindingsModel, rule_label
-from widgets.workers import JobPool, Worker
+from widgets.latest_job import LatestJob
+from widgets.window_state import WindowState
+from widgets.workers import JobPool, Worker, reason
 
 
 @dataclass(frozen=True)
 class FindingsResult:
-    """The findings cache of one request (``generation`` tells stale ones apart)."""
+    """The findings cache of one request."""
 
-    generation: int
     order: Order
     table: str
     ranges: dict[str, tuple[int, int]]
 
 
-def findings_task(store: Store, order: Order, generation: int,
+def findings_task(store: Store, order: Order,
                   progress: Callable[[int, int], None],
                   should_stop: Callable[[], bool]) -> FindingsResult:
     """Compute (or find fresh) the findings of ``order`` on this thread's own cursor."""
     db = store.cursor()
     try:
         table = findings_cache.ensure(db, Order(order), progress, should_stop)
-        return FindingsResult(generation, Order(order), table,
+        return FindingsResult(Order(order), table,
                               findings_cache.rule_ranges(db, table))
     finally:
         db.close()
@@ -70,8 +71,7 @@ class FindingsPanel(QWidget):
         self.store = store
         self.jobs = jobs
         self.order: Order | None = None
-        self._worker: Worker | None = None
-        self._generation = 0
+        self._latest = LatestJob(jobs, self)
         self._session: str | None = None
         self._db = store.cursor()  # the model reads on the GUI thread: its own connection
         self.model = FindingsModel(self._db, self)
@@ -126,21 +126,22 @@ class FindingsPanel(QWidget):
     # -- public ---------------------------------------------------------------------------
     def refresh(self, order: Order) -> Worker:
         """Show the findings of ``order``, computing them in the background when stale."""
-        if self._worker is not None:
-            self._worker.cancel()  # its result would be dropped anyway: spare the thread
-        self._generation += 1
         self.order = Order(order)
-        worker = Worker(partial(findings_task, self.store, self.order, self._generation),
-                        "findings")
+        worker = Worker(partial(findings_task, self.store, self.order), "findings")
         worker.signals.progressed.connect(self._on_worker_progressed)
         worker.signals.finished.connect(self._on_worker_finished)
         worker.signals.failed.connect(self._on_worker_failed)
         worker.signals.cancelled.connect(self._on_worker_cancelled)
-        self._worker = worker
+        self._latest.drop()  # before the status below: its cancellation is not shown
         self.progress.setRange(0, 0)
         self.progress.show()
         self.status_label.setText(f"Computing the findings ({self.order.value} order)…")
-        return self.jobs.start(worker)
+        return self._latest.start(worker)
+
+    def observe(self, state: WindowState) -> None:
+        """Follow the window's order and selected session."""
+        state.order_changed.connect(self.refresh)
+        state.session_changed.connect(self.set_session)
 
     def set_session(self, session_id: str | None) -> None:
         """The session selected elsewhere: what "Selected session only" filters by."""
@@ -160,8 +161,7 @@ class FindingsPanel(QWidget):
 
     def shutdown(self) -> None:
         """Stop the running job and close the model's connection (before the store closes)."""
-        if self._worker is not None:
-            self._worker.cancel()
+        self._latest.drop()
         self.model.set_db(None)
         if self._db is not None:
             self._db.close()
@@ -176,26 +176,26 @@ class FindingsPanel(QWidget):
 
     @Slot(object)
     def _on_worker_finished(self, result: FindingsResult) -> None:
-        if result.generation != self._generation:
+        if not self._is_current():
             return  # a newer request is on its way
-        self._worker = None
+        self._latest.done()
         self.progress.hide()
         self.model.set_table(result.table, result.ranges)
         self._fill_rules({rule: count for rule, (_, count) in result.ranges.items()})
         self._apply_filter()
         self.findings_shown.emit(result.order)
 
-    @Slot(str)
-    def _on_worker_failed(self, reason: str) -> None:
+    @Slot(object)
+    def _on_worker_failed(self, exc: Exception) -> None:
         if self._is_current():
-            self._worker = None
+            self._latest.done()
             self.progress.hide()
-            self.status_label.setText(f"Findings failed: {reason}")
+            self.status_label.setText(f"Findings failed: {reason(exc)}")
 
     @Slot()
     def _on_worker_cancelled(self) -> None:
         if self._is_current():
-            self._worker = None
+            self._latest.done()
             self.progress.hide()
             self.status_label.setText("Findings cancelled; the table shows what it showed before")
 
@@ -215,8 +215,7 @@ class FindingsPanel(QWidget):
 
     # -- helpers --------------------------------------------------------------------------
     def _is_current(self) -> bool:
-        sender = self.sender()
-        return self._worker is not None and sender is self._worker.signals
+        return self._latest.is_current(self.sender())
 
     def _fill_rules(self, counts: dict[str, int] | None) -> None:
         """One item for all rules and one per rule, with its count (None: not known yet)."""

@@ -27,18 +27,23 @@ from explorer.store.db import Store
 from widgets.dialogs import about_box, file_errors_box
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
+from widgets.import_report_dialog import show_import_report
 from widgets.rejected_dialog import RejectedDialog
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
 from widgets.tasks import import_summary, import_task
-from widgets.texts import LOG_FILTER
-from widgets.window_chrome import build_menus, build_status, build_toolbar
-from widgets.workers import JobPool, Worker
+from widgets.texts import LOG_FILTER, TABS
+from widgets.window_chrome import JobStatus, ViewToolbar, WindowMenus
+from widgets.window_state import WindowState
+from widgets.workers import JobPool, Worker, reason
 from widgets.workspace import Workspace
 
 
 class MainWindow(QMainWindow):
     """The Turnscope window over one :class:`Store`, which it owns and closes on close.
+
+    The panels share a :class:`WindowState` (order, cost settings, compaction settings,
+    selected session): each connects itself to it in its ``observe(state)``.
 
     Signals:
         import_ended(str): an import ended: ``"finished"``, ``"cancelled"`` or ``"failed"``.
@@ -52,7 +57,7 @@ class MainWindow(QMainWindow):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.store = store
-        self.order = Order(order)
+        self.state = WindowState(order, self)
         self.last_report: ImportReport | None = None
         self.error_box: QMessageBox | None = None
         self._import: Worker | None = None
@@ -60,49 +65,80 @@ class MainWindow(QMainWindow):
         self._closed = False
 
         self.jobs = JobPool(self)
+        self._panels: list[tuple[str, QWidget]] = []   # (tab widget, panel), in tab order
         self.sessions = SessionsPane(store, self.jobs, self)
-        self.model = self.sessions.model
-        self.findings = FindingsPanel(store, self.jobs, self)
-        self.workspace = Workspace(store, self.jobs, self.order, self)
-        self.session_panel = self.workspace.session_panel
-        self.preview = self.workspace.preview
-        self.sweep = SweepPanel(store, self.jobs, self)
-        self.sweep.set_order(self.order)
+        self.sessions.observe(self.state)
+        self.findings = self._add_panel("left", FindingsPanel(store, self.jobs, self))
+        self.workspace = self._add_panel("main", Workspace(store, self.jobs, order, self))
+        self.sweep = self._add_panel("main", SweepPanel(store, self.jobs, self))
+        # Kept for the tests and the screenshot, which look at these parts directly.
+        self.model, self.table, self.totals = self.sessions.model, self.sessions.view, self.sessions.totals
+        self.session_panel, self.preview = self.workspace.session_panel, self.workspace.preview
+
         self.sessions.shown.connect(self._on_sessions_shown)
         self.sessions.failed.connect(self._on_audit_failed)
+        self.sessions.audit_started.connect(self._on_sessions_audit_started)
         self.sessions.session_selected.connect(self._on_sessions_session_selected)
         self.findings.finding_activated.connect(self.go_to_finding)
-        self.workspace.order_changed.connect(self.set_order)
-        self.workspace.settings_changed.connect(self._on_workspace_settings_changed)
-        self.preview.picker.changed.connect(self._on_picker_changed)
 
         self.setWindowTitle("Turnscope")
         self.setAcceptDrops(True)
         self.resize(1600, 1000)
-        build_toolbar(self)
-        self.order_box.currentIndexChanged.connect(self._on_order_box_changed)
+        self._build_toolbar()
         self._build_central()
-        build_menus(self)
-        build_status(self)
-        self.jobs.busy_changed.connect(self._on_jobs_busy_changed)
+        self._build_menus()
+        self.job_status = JobStatus(self.statusBar())
+        self.progress = self.job_status.progress
+        self.cancel_button = self.job_status.cancel_button
+        self.report_button = self.job_status.report_button
+        self.cancel_button.clicked.connect(self.cancel_jobs)
+        self.report_button.clicked.connect(self.show_last_report)
+        self.jobs.busy_changed.connect(self.job_status.set_busy)
 
     # -- building -------------------------------------------------------------------------
+    def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:
+        """Let ``panel`` observe the window's state; it gets a tab of the ``"left"`` or
+        ``"main"`` tab widget (its title and tooltip in :data:`widgets.texts.TABS`)."""
+        panel.observe(self.state)
+        self._panels.append((tabs, panel))
+        return panel
+
+    def _build_toolbar(self) -> None:
+        """The order box and the session list's filter, toggle and row count."""
+        self.filter_edit = self.sessions.filter_edit
+        self.only_findings_box = self.sessions.only_findings_box
+        self.rows_label = self.sessions.rows_label
+        bar = ViewToolbar(self.state.order, [self.filter_edit, self.only_findings_box],
+                          self.rows_label, self)
+        self.addToolBar(bar)
+        self.order_box = bar.order_box
+        self.order_box.order_picked.connect(self.state.set_order)
+        self.state.order_changed.connect(self.order_box.set_order)
+
+    def _build_menus(self) -> None:
+        menus = WindowMenus(self.menuBar(), self.workspace, self)
+        self.open_action, self.recent = menus.open_action, menus.recent
+        menus.open_action.triggered.connect(self.open_files)
+        menus.recent.open_requested.connect(self.import_paths)
+        menus.rejected_action.triggered.connect(self.show_rejected)
+        menus.import_report_action.triggered.connect(self.show_last_report)
+        menus.quit_action.triggered.connect(self.close)
+        menus.about_action.triggered.connect(self.show_about)
+        menus.tab_requested.connect(self._on_menus_tab_requested)
 
     def _build_central(self) -> None:
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 0, 4, 0)
-        self.totals = self.sessions.totals
-        self.table = self.sessions.view
         self.left_tabs = QTabWidget(central)
         self.left_tabs.addTab(self.table, "Sessions")
-        self.left_tabs.addTab(self.findings, "Findings")
-        self.left_tabs.setTabToolTip(1, "Every finding of the loaded logs; double-click one "
-                                        "to show its events")
         self.main_tabs = QTabWidget(central)
-        self.main_tabs.addTab(self.workspace, "Session")
-        self.main_tabs.addTab(self.sweep, "Corpus sweep")
-        self.main_tabs.setTabToolTip(1, "Every strategy over every session, against the budget")
+        for tabs, panel in self._panels:
+            widget = self.left_tabs if tabs == "left" else self.main_tabs
+            title, tip = TABS[type(panel).__name__]
+            index = widget.addTab(panel, title)
+            if tip:
+                widget.setTabToolTip(index, tip)
         split = QSplitter(Qt.Orientation.Horizontal, central)
         split.addWidget(self.left_tabs)
         split.addWidget(self.main_tabs)
@@ -119,27 +155,29 @@ class MainWindow(QMainWindow):
         if not paths or self._import is not None:
             return None
         worker = Worker(partial(import_task, self.store, [str(p) for p in paths]), "import")
-        worker.signals.progressed.connect(self._on_import_progressed)
+        worker.signals.progressed.connect(self.job_status.set_progress)
         worker.signals.finished.connect(self._on_import_finished)
         worker.signals.failed.connect(self._on_import_failed)
         worker.signals.cancelled.connect(self._on_import_cancelled)
         self._import = worker
         self.open_action.setEnabled(False)
-        self.progress.setRange(0, 0)
+        self.job_status.set_indeterminate()
         self.statusBar().showMessage(f"Importing {len(paths):,} file(s)…")
         return self.jobs.start(worker)
+
+    @property
+    def order(self) -> Order:
+        return self.state.order
 
     def refresh_audit(self, at_once: bool = True) -> Worker | None:
         """Show the audit in the current order: at once when its table is fresh (None is
         returned), else computed in the background (the worker is returned)."""
         worker = self.sessions.refresh(self.order, at_once=at_once)
         self.findings.refresh(self.order)
-        if worker is not None and self._import is None:
-            self.progress.setRange(0, 0)
         return worker
 
     def set_order(self, order: Order) -> None:
-        self.order_box.setCurrentIndex(self.order_box.findData(Order(order).value))
+        self.state.set_order(order)
 
     def select_session(self, session_id: str) -> bool:
         """Select ``session_id`` in the list (clearing a filter that hides it) and show it."""
@@ -187,6 +225,13 @@ class MainWindow(QMainWindow):
     def show_about(self) -> QMessageBox:
         return about_box(self)
 
+    @Slot()
+    def show_last_report(self):
+        """The import report of the last import (None before any)."""
+        if self.last_report is None:
+            return None
+        return show_import_report(self, self.last_report)
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if dropped_paths(event.mimeData()):
             event.acceptProposedAction()
@@ -221,17 +266,14 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     # -- slots ----------------------------------------------------------------------------
-    @Slot(int)
-    def _on_order_box_changed(self, index: int) -> None:
-        self.order = Order(self.order_box.itemData(index))
-        self.refresh_audit()  # the findings too
-        self.workspace.set_order(self.order)
-        self.sweep.set_order(self.order)
+    @Slot(str, int)
+    def _on_menus_tab_requested(self, tabs: str, index: int) -> None:
+        (self.main_tabs if tabs == "main" else self.left_tabs).setCurrentIndex(index)
 
-    @Slot(int, int)
-    def _on_import_progressed(self, done: int, total: int) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
+    @Slot()
+    def _on_sessions_audit_started(self) -> None:
+        if self._import is None:  # an import shows its own progress
+            self.job_status.set_indeterminate()
 
     @Slot(object)
     def _on_import_finished(self, report: ImportReport) -> None:
@@ -246,11 +288,11 @@ class MainWindow(QMainWindow):
             self.show_rejected()
         self.import_ended.emit("finished")
 
-    @Slot(str)
-    def _on_import_failed(self, reason: str) -> None:
+    @Slot(object)
+    def _on_import_failed(self, exc: Exception) -> None:
         self._import_done()
-        self.statusBar().showMessage(f"Import failed: {reason}")
-        self._show_file_errors([reason])
+        self.statusBar().showMessage(f"Import failed: {reason(exc)}")
+        self._show_file_errors([reason(exc)])
         self.import_ended.emit("failed")
 
     @Slot()
@@ -272,33 +314,16 @@ class MainWindow(QMainWindow):
             self.sessions.select_session(self.first_flagged_session())
         self.audit_shown.emit(order)
 
-    @Slot(str)
-    def _on_audit_failed(self, reason: str) -> None:
-        self.statusBar().showMessage(f"Audit failed: {reason}")
+    @Slot(object)
+    def _on_audit_failed(self, exc: Exception) -> None:
+        self.statusBar().showMessage(f"Audit failed: {reason(exc)}")
 
     @Slot(str)
     def _on_sessions_session_selected(self, session_id: str) -> None:
         event, self._pending_event = self._pending_event, None
-        self.findings.set_session(session_id)
+        self.state.set_session(session_id)
         if session_id != self.workspace.session_id or event is not None:
             self.workspace.show_session(session_id, event)
-
-    @Slot()
-    def _on_workspace_settings_changed(self) -> None:
-        cost_settings = self.preview.cost_settings()
-        self.sweep.set_cost_settings(cost_settings)
-        self.sweep.set_settings(self.preview.settings())
-        if cost_settings != self.sessions.cost_settings:
-            self.sessions.cost_settings = cost_settings
-            self.refresh_audit()
-
-    @Slot(str, object)
-    def _on_picker_changed(self, _strategy: str, settings) -> None:
-        self.sweep.set_settings(settings)  # a no-op unless they changed
-
-    def _on_jobs_busy_changed(self, busy: bool) -> None:
-        self.progress.setVisible(busy)
-        self.cancel_button.setVisible(busy)
 
     def _show_file_errors(self, lines: list[str]) -> None:
         self.error_box = file_errors_box(self, lines)

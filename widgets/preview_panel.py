@@ -79,12 +79,15 @@ class PreviewPanel(QWidget):
         order_changed(object): the user picked another :class:`Order`.
         reload_needed(): the order, a token ratio or a transform changed: the session must
             be loaded again with :meth:`order`, :meth:`cost_settings` and :meth:`settings`.
+        settings_changed(object): the strategy picker gave these :class:`CompactionSettings`
+            (emitted on every pick, after ``reload_needed`` when that is emitted too).
     """
 
     overlay_changed = Signal(object)
     budget_changed = Signal(int)
     order_changed = Signal(object)
     reload_needed = Signal()
+    settings_changed = Signal(object)
 
     def __init__(self, budget: int = 4000, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -239,6 +242,7 @@ class PreviewPanel(QWidget):
         self._update()
         if reload:
             self.reload_needed.emit()
+        self.settings_changed.emit(settings)
 
     @Slot(int)
     def _on_order_box_current_index_changed(self, _index: int) -> None:

@@ -10,15 +10,15 @@ from explorer.compaction.settings import CompactionSettings
 from explorer.model import CostSettings, Order
 from explorer.session.data import SessionData, load_session
 from explorer.store.db import Store
+from widgets.latest_job import LatestJob
 from widgets.workers import JobPool, Worker
 
 
 def load_task(store: Store, session_id: str, order: Order, cost_settings: CostSettings,
-              settings: CompactionSettings, generation: int, progress, should_stop
-              ) -> tuple[int, SessionData]:
+              settings: CompactionSettings, progress, should_stop) -> SessionData:
     db = store.cursor()
     try:
-        return generation, load_session(db, session_id, order, cost_settings, settings)
+        return load_session(db, session_id, order, cost_settings, settings)
     finally:
         db.close()
 
@@ -28,48 +28,36 @@ class SessionLoader(QObject):
 
     Signals:
         loaded(object): the :class:`SessionData` of the newest request.
-        failed(str): the newest request failed; the text says why.
+        failed(object): the newest request failed with this exception (already logged).
     """
 
     loaded = Signal(object)
-    failed = Signal(str)
+    failed = Signal(object)
 
     def __init__(self, store: Store, jobs: JobPool, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.store = store
-        self.jobs = jobs
-        self._generation = 0
-        self._worker: Worker | None = None
+        self._latest = LatestJob(jobs, self)
 
     def load(self, session_id: str, order: Order, cost_settings: CostSettings,
              settings: CompactionSettings) -> Worker:
         """Ask for a session; an earlier request still running is cancelled and dropped."""
-        if self._worker is not None:
-            self._worker.cancel()
-        self._generation += 1
         worker = Worker(partial(load_task, self.store, session_id, Order(order), cost_settings,
-                                settings, self._generation), "session")
-        worker.signals.finished.connect(self._on_finished)
-        worker.signals.failed.connect(partial(self._on_failed, self._generation))
-        worker.signals.ended.connect(self._on_ended)
-        self._worker = worker
-        return self.jobs.start(worker)
+                                settings), "session")
+        worker.signals.finished.connect(self._on_worker_finished)
+        worker.signals.failed.connect(self._on_worker_failed)
+        return self._latest.start(worker)
 
     def busy(self) -> bool:
-        return self._worker is not None
+        return self._latest.busy()
 
     @Slot(object)
-    def _on_finished(self, result: tuple[int, SessionData]) -> None:
-        generation, data = result
-        if generation == self._generation:
-            self._worker = None  # delivered: not busy any more, even before ``ended`` arrives
+    def _on_worker_finished(self, data: SessionData) -> None:
+        if self._latest.is_current(self.sender()):
+            self._latest.done()  # delivered: not busy any more, even before ``ended`` arrives
             self.loaded.emit(data)
 
-    def _on_failed(self, generation: int, reason: str) -> None:
-        if generation == self._generation:  # an older request's failure no longer matters
-            self.failed.emit(reason)
-
     @Slot(object)
-    def _on_ended(self, worker: Worker) -> None:
-        if worker is self._worker:
-            self._worker = None
+    def _on_worker_failed(self, exc: Exception) -> None:
+        if self._latest.is_current(self.sender()):  # an older request's failure no longer matters
+            self.failed.emit(exc)

@@ -174,6 +174,9 @@ class SessionPanel(QWidget):
         self.model.fetch_all()
         self.tree.expandAll()
 
+    def collapse_all(self) -> None:
+        self.tree.collapseAll()
+
     # -- navigation -----------------------------------------------------------------------
     def select_row(self, frame_row: int) -> int | None:
         """Expand to a frame row, select it and scroll to it."""

@@ -19,6 +19,8 @@ from widgets.sessions_model import SessionsModel
 from widgets.sessions_view import SessionsView
 from widgets.tasks import AuditResult, audit_task
 from widgets.totals_strip import TotalsStrip
+from widgets.window_state import WindowState
+from widgets.latest_job import LatestJob
 from widgets.workers import JobPool, Worker
 
 _SELECT = (QItemSelectionModel.SelectionFlag.ClearAndSelect
@@ -33,12 +35,14 @@ class SessionsPane(QObject):
         session_selected(str): the current session became this id (again after a refresh,
             whose audit may differ; not when only the sort or filter moved it).
         shown(object): the list now shows the audit in this :class:`Order`.
-        failed(str): computing the audit table failed; the text says why.
+        audit_started(): a worker started computing the audit table.
+        failed(object): computing the audit table failed with this exception (logged).
     """
 
     session_selected = Signal(str)
     shown = Signal(object)
-    failed = Signal(str)
+    audit_started = Signal()
+    failed = Signal(object)
 
     def __init__(self, store: Store, jobs: JobPool, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -46,8 +50,7 @@ class SessionsPane(QObject):
         self.jobs = jobs
         self.cost_settings = CostSettings()
         self.order: Order | None = None  # the order shown, once a table is shown
-        self._worker: Worker | None = None
-        self._generation = 0
+        self._latest = LatestJob(jobs, self)
         self._serial = 0  # bumped by each table shown: a session selected again is re-sent
         self._selected: tuple[str, int] | None = None
         self._closed = False
@@ -79,19 +82,23 @@ class SessionsPane(QObject):
         else once a worker has computed it (the worker is returned; the list shown until
         then stays). A newer call supersedes an older one still running."""
         order = Order(order)
-        if self._worker is not None:
-            self._worker.cancel()  # its result would be dropped anyway: spare the thread
-            self._worker = None
-        self._generation += 1
+        self._latest.drop()
         if at_once and audit_cache.is_fresh(self.store, order, self.cost_settings):
             self._show(order, audit_cache.table_name(order))
             return None
-        worker = Worker(partial(audit_task, self.store, order, self.cost_settings,
-                                self._generation), "audit")
+        worker = Worker(partial(audit_task, self.store, order, self.cost_settings), "audit")
         worker.signals.finished.connect(self._on_worker_finished)
         worker.signals.failed.connect(self._on_worker_failed)
-        self._worker = worker
-        return self.jobs.start(worker)
+        self._latest.start(worker)
+        self.audit_started.emit()
+        return worker
+
+    def observe(self, state: WindowState) -> None:
+        """Show the audit again when the window's order or cost settings change."""
+        self._state = state
+        self.cost_settings = state.cost_settings
+        state.order_changed.connect(self.refresh)
+        state.cost_settings_changed.connect(self._on_state_cost_settings_changed)
 
     def selected_session(self) -> str | None:
         current = self.view.currentIndex()
@@ -135,8 +142,7 @@ class SessionsPane(QObject):
     def close(self) -> None:
         """Stop the audit job and let go of the database (before the store is closed)."""
         self._closed = True
-        if self._worker is not None:
-            self._worker.cancel()
+        self._latest.drop()
         self.model.close()
 
     # -- internals ------------------------------------------------------------------------
@@ -153,15 +159,21 @@ class SessionsPane(QObject):
 
     @Slot(object)
     def _on_worker_finished(self, result: AuditResult) -> None:
-        if result.generation != self._generation or self._closed:
+        if not self._latest.is_current(self.sender()) or self._closed:
             return  # a newer request is on its way
-        self._worker = None
+        self._latest.done()
         self._show(result.order, result.table)
 
-    @Slot(str)
-    def _on_worker_failed(self, reason: str) -> None:
-        self._worker = None
-        self.failed.emit(reason)
+    @Slot(object)
+    def _on_worker_failed(self, exc: Exception) -> None:
+        if self._latest.is_current(self.sender()):
+            self._latest.done()
+            self.failed.emit(exc)
+
+    @Slot(object)
+    def _on_state_cost_settings_changed(self, cost_settings: CostSettings) -> None:
+        self.cost_settings = cost_settings
+        self.refresh(self._state.order)
 
     @Slot()
     def _on_filter_changed(self) -> None:
@@ -196,13 +208,12 @@ class SessionsPane(QObject):
 if __name__ == "__main__":  # pragma: no cover
     import sys
 
-    from PySide6.QtWidgets import QVBoxLayout, QWidget
+    from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
     from explorer.cli.demo import demo_paths
     from explorer.ingest.imports import import_paths
-    from widgets.app import application
 
-    app = application()
+    app = QApplication(sys.argv)
     demo = Store()
     import_paths(demo, [str(p) for p in demo_paths()])
     pane = SessionsPane(demo, JobPool())

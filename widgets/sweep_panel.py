@@ -28,8 +28,10 @@ from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import DEFAULTS
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
+from widgets.latest_job import LatestJob
 from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
-from widgets.workers import JobPool, Worker
+from widgets.window_state import WindowState
+from widgets.workers import JobPool, Worker, reason
 
 STRATEGIES = ("M0", "M1", "M2", "M3", "M4", "recorded", *DEFAULTS)
 CHECKED = ("M0", "M1", "M2", "M3", "M4")
@@ -71,8 +73,7 @@ class SweepPanel(QWidget):
         self.settings = CompactionSettings()
         self.budgets = BUDGETS
         self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}   # (figure, strategy)
-        self._generation = 0
-        self._worker: Worker | None = None
+        self._latest = LatestJob(jobs, self)
         self._task: SweepTask | None = None
         self._stopping: dict[Worker, SweepTask] = {}   # cancelled, still running
         self._build()
@@ -154,6 +155,14 @@ class SweepPanel(QWidget):
             item.setCheckState(Qt.CheckState.Checked if item.text() in strategies
                                else Qt.CheckState.Unchecked)
 
+    def observe(self, state: WindowState) -> None:
+        """Sweep in the window's order with its cost settings and compaction settings."""
+        self.set_order(state.order)
+        self.set_cost_settings(state.cost_settings)
+        state.order_changed.connect(self.set_order)
+        state.cost_settings_changed.connect(self.set_cost_settings)
+        state.settings_changed.connect(self.set_settings)
+
     def set_order(self, order: Order) -> None:
         self._change("order", Order(order))
 
@@ -164,7 +173,7 @@ class SweepPanel(QWidget):
         self._change("settings", settings)
 
     def is_running(self) -> bool:
-        return self._worker is not None
+        return self._latest.busy()
 
     def run(self) -> None:
         """Sweep the checked strategies over every budget, in the background."""
@@ -173,10 +182,9 @@ class SweepPanel(QWidget):
             self._say("Check at least one strategy to sweep.")
             return
         self._drop_current()
-        self._generation += 1
         self._clear_curves()
         request = SweepRequest(tuple(strategies), tuple(self.budgets), self.order,
-                               self.cost_settings, self.settings, self._generation)
+                               self.cost_settings, self.settings)
         self._task = SweepTask(self.store, request)
         worker = Worker(self._task, name="sweep")
         signals = worker.signals
@@ -184,19 +192,18 @@ class SweepPanel(QWidget):
         signals.finished.connect(self._on_worker_finished)
         signals.failed.connect(self._on_worker_failed)
         signals.ended.connect(self._on_worker_ended)
-        self._worker = worker
         self._set_running(True)
         self._say(f"Loading the corpus in {self.order.value} order…")
-        self.jobs.start(worker)
+        self._latest.start(worker)
 
     def cancel(self) -> None:
         """Stop the running sweep at once: nothing of it will be drawn."""
-        if self._worker is not None:
+        if self._latest.busy():
             self._abandon("Cancelled: no curves drawn. Press Run to sweep again.")
 
     # -- worker signals (GUI thread) ----------------------------------------------------
     def _is_current(self) -> bool:
-        return self._worker is not None and self.sender() is self._worker.signals
+        return self._latest.is_current(self.sender())
 
     def _on_worker_progressed(self, done: int, total: int) -> None:
         if self._is_current():
@@ -205,25 +212,28 @@ class SweepPanel(QWidget):
             self._say(f"Sweeping: {done:,} of {total:,} strategy × budget steps…")
 
     def _on_worker_finished(self, result: SweepResult) -> None:
-        if result.request.generation != self._generation:
+        if not self._is_current():
             return  # cancelled, or the order or settings changed while it ran
-        self._worker = self._task = None   # idle from now on; ``ended`` follows
+        self._latest.done()   # idle from now on; ``ended`` follows
+        self._task = None
         self._set_running(False)
         self._draw(result)
         self.finished.emit(result.rows)
 
-    def _on_worker_failed(self, text: str) -> None:
+    def _on_worker_failed(self, exc: Exception) -> None:
         if self._is_current():
-            self._worker = self._task = None
+            self._latest.done()
+            self._task = None
             self._set_running(False)
-            self._say(f"The sweep failed: {text}")
+            self._say(f"The sweep failed: {reason(exc)}")
 
     def _on_worker_ended(self, worker: Worker) -> None:
         self._stopping.pop(worker, None)
         if not self._stopping:
             self._interrupter.stop()
-        if worker is self._worker:
-            self._worker = self._task = None
+        if worker is self._latest.worker:
+            self._latest.done()
+            self._task = None
             self._set_running(False)
 
     def _on_interrupter_timeout(self) -> None:
@@ -235,7 +245,7 @@ class SweepPanel(QWidget):
         if getattr(self, name) == value:
             return
         setattr(self, name, value)
-        running = self._worker is not None
+        running = self._latest.busy()
         if running or self.curves:
             what = "order" if name == "order" else "settings"
             self._abandon(f"The {what} changed ({'run stopped' if running else 'curves cleared'}"
@@ -244,7 +254,6 @@ class SweepPanel(QWidget):
     def _abandon(self, text: str) -> None:
         """Forget the current run and its curves, and say why."""
         self._drop_current()
-        self._generation += 1
         self._clear_curves()
         self._set_running(False)
         self.progress.setValue(0)
@@ -252,13 +261,13 @@ class SweepPanel(QWidget):
 
     def _drop_current(self) -> None:
         """Stop the current worker (if any) and keep interrupting its query until it ends."""
-        if self._worker is None:
+        worker = self._latest.drop()
+        if worker is None:
             return
-        self._worker.cancel()
         self._task.interrupt()
-        self._stopping[self._worker] = self._task
+        self._stopping[worker] = self._task
         self._interrupter.start()
-        self._worker = self._task = None
+        self._task = None
 
     def _draw(self, result: SweepResult) -> None:
         self._clear_curves()

@@ -21,14 +21,13 @@ from explorer.store.db import Db, Store
 
 @dataclass(frozen=True)
 class SweepRequest:
-    """What one sweep computes; ``generation`` tells a stale answer from the current one."""
+    """What one sweep computes."""
 
     strategies: tuple[str, ...]
     budgets: tuple[int, ...]
     order: Order = Order.SEQ
     cost_settings: CostSettings = CostSettings()
     settings: CompactionSettings = CompactionSettings()
-    generation: int = 0
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,8 @@ from explorer.store.db import Store
 
 @dataclass(frozen=True)
 class AuditResult:
-    """The audit cache table of one request (``generation`` tells stale ones apart)."""
+    """The audit cache table of one request."""
 
-    generation: int
     order: Order
     table: str
 
@@ -35,7 +34,7 @@ def import_task(store: Store, paths: list[str],
         db.close()
 
 
-def audit_task(store: Store, order: Order, settings: CostSettings, generation: int,
+def audit_task(store: Store, order: Order, settings: CostSettings,
                progress: Callable[[int, int], None],
                should_stop: Callable[[], bool]) -> AuditResult:
     """Make the audit table of everything in ``store``, in ``order``, fresh (computed only
@@ -43,7 +42,7 @@ def audit_task(store: Store, order: Order, settings: CostSettings, generation: i
     db = store.cursor()
     try:
         table = audit_cache.ensure(db, Order(order), settings, progress, should_stop)
-        return AuditResult(generation, Order(order), table)
+        return AuditResult(Order(order), table)
     finally:
         db.close()
 

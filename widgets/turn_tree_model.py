@@ -21,6 +21,7 @@ import polars as pl
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from explorer.session.turn_tree import TurnTree
 from explorer.session.view_overlay import SyntheticItem, ViewOverlay
 from widgets.mark_style import BADGES_ROLE, OUT_OF_VIEW_COLOUR, STYLES
 from widgets.turn_tree_cells import COLUMNS, COST, MARK, SEQ, TurnTreeCells
@@ -53,40 +54,14 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self._errors: dict[int, tuple[str, ...]] = {}
         self._in_view: np.ndarray | None = None
         self._preview: dict[int, str] = {}
-        cols = frame.select("kind", "tool", "call_id", "seq", "sub", "cost").to_dict(as_series=False) if n else {}
-        self._kind = [str(k) for k in cols.get("kind", [])]
-        self._tool, self._call = cols.get("tool", []), cols.get("call_id", [])
-        self._seq, self._sub, self._cost = cols.get("seq", []), cols.get("sub", []), cols.get("cost", [])
-        rows = frame.select("turn_no", "pos", "display_call_pos").rows() if n else []
-        row_of_pos = {pos: i for i, (_, pos, _) in enumerate(rows)}
-        self._result_of: dict[int, int] = {}
-        self._call_of: dict[int, int] = {}
-        by_turn: dict[int, list[int]] = {t: [] for t in sorted({t for t, _, _ in rows})}
-        for i, (turn, _, call_pos) in enumerate(rows):
-            if call_pos is None:
-                by_turn[turn].append(i)
-            else:
-                self._result_of[row_of_pos[call_pos]] = i
-                self._call_of[i] = row_of_pos[call_pos]
-        self._turn_no = list(by_turn)
-        self._top_rows = list(by_turn.values())
-        self._tree_order = [r for top in self._top_rows for t in top
-                            for r in ((t, self._result_of[t]) if t in self._result_of else (t,))]
-        self._tree_pos = np.empty(n, dtype=np.int64)
-        self._tree_pos[self._tree_order] = np.arange(n)
-        self._turn_of = np.empty(n, dtype=np.int64)
-        for t, top in enumerate(self._top_rows):
-            self._turn_of[top] = t
-        for result, call in self._call_of.items():
-            self._turn_of[result] = self._turn_of[call]
-        self._turn_size = np.bincount(self._turn_of, minlength=len(self._top_rows))
-        costs = np.asarray(self._cost, dtype=np.int64)
-        self._turn_cost = np.bincount(self._turn_of, weights=costs, minlength=len(self._top_rows))
-        self._turn_marks: list[dict[str, int]] = [{} for _ in self._top_rows]
-        for r, row_marks in enumerate(marks):
-            counts = self._turn_marks[self._turn_of[r]]
-            for m in row_marks:
-                counts[m] = counts.get(m, 0) + 1
+        self.tree = tree = TurnTree.build(frame, marks)
+        self._kind, self._tool, self._call = tree.kind, tree.tool, tree.call_id
+        self._seq, self._sub, self._cost = tree.seq, tree.sub, tree.cost
+        self._result_of, self._call_of = tree.result_of, tree.call_of
+        self._turn_no, self._top_rows = tree.turn_no, tree.top_rows
+        self._tree_order, self._tree_pos, self._turn_of = tree.tree_order, tree.tree_pos, tree.turn_of
+        self._turn_size, self._turn_cost = tree.turn_size, tree.turn_cost
+        self._turn_marks = tree.turn_marks
         self._turn_in_view = self._turn_size
         self._turn_errors: list[dict[str, int]] = [{} for _ in self._top_rows]
         self._node_of: list[Node | None] = [None] * n
@@ -128,7 +103,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
 
     def finding_rows(self) -> list[int]:
         """The frame rows that carry a finding mark, in tree order (what F3 steps through)."""
-        return [r for r in self._tree_order if self._marks[r]]
+        return self.tree.finding_rows(self._marks)
 
     def finding_positions(self, rows: list[int]) -> list[int]:
         """The tree positions of frame rows (see :meth:`tree_position`)."""

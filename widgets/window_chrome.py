@@ -1,135 +1,175 @@
-"""The main window's chrome: the toolbar, the menus (File, View, Help) and the status bar.
-
-Builds the widgets and actions and connects them to the window; no logic of its own.
+"""The main window's chrome: the menus (File, View, Help), the toolbar's order box and the
+status bar's job widgets. Each is a small object with the actions and widgets it holds and
+the signals the window connects; none knows the window.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
+    QMenuBar,
     QProgressBar,
     QPushButton,
     QSizePolicy,
+    QStatusBar,
     QToolBar,
     QWidget,
 )
 
 from explorer.model import Order
-from widgets.import_report_dialog import show_import_report
 from widgets.recent_files import RecentFiles
 from widgets.texts import ORDER_TEXT
 
-if TYPE_CHECKING:
-    from widgets.main_window import MainWindow
+#: The View menu's entries for the turn tree: (text, name of the workspace slot). F3 and
+#: Shift+F3 are the session panel's own window-wide shortcuts: the menu only names them (a
+#: second binding of the same key would make both ambiguous).
+TREE_ENTRIES = (("Next finding\tF3", "next_finding"),
+                ("Previous finding\tShift+F3", "previous_finding"),
+                ("Expand all turns", "expand_all"),
+                ("Collapse all turns", "collapse_all"))
 
 
-def build_menus(window: "MainWindow") -> None:
-    """Create the menu bar of ``window`` and keep its actions as attributes."""
-    file_menu = window.menuBar().addMenu("&File")
-    window.open_action = QAction("&Open…", window)
-    window.open_action.setShortcut(QKeySequence.StandardKey.Open)
-    window.open_action.setToolTip("Import one or more session logs (also: drop files on the window)")
-    window.open_action.triggered.connect(window.open_files)
-    file_menu.addAction(window.open_action)
-    window.recent = RecentFiles(file_menu.addMenu("Open &Recent"), parent=window)
-    window.recent.open_requested.connect(window.import_paths)
-    window.rejected_action = QAction("&Rejected lines…", window)
-    window.rejected_action.setToolTip("The input lines that could not be imported, as text")
-    window.rejected_action.triggered.connect(window.show_rejected)
-    file_menu.addAction(window.rejected_action)
-    window.import_report_action = QAction("&Import report…", window)
-    window.import_report_action.setToolTip("How every record of the last import was counted")
-    window.import_report_action.triggered.connect(lambda: show_last_report(window))
-    file_menu.addAction(window.import_report_action)
-    file_menu.addSeparator()
-    window.quit_action = QAction("&Quit", window)
-    window.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-    window.quit_action.triggered.connect(window.close)
-    file_menu.addAction(window.quit_action)
+class WindowMenus(QObject):
+    """The menu bar's actions; the window connects their ``triggered`` to its slots.
 
-    view = window.menuBar().addMenu("&View")
-    panel = window.workspace.session_panel
-    # F3 / Shift+F3 are the session panel's own window-wide shortcuts: the menu only names
-    # them (a second binding of the same key would make both ambiguous).
-    for text, slot in (("Next finding\tF3", panel.next_finding),
-                       ("Previous finding\tShift+F3", panel.previous_finding),
-                       ("Expand all turns", panel.expand_all),
-                       ("Collapse all turns", panel.tree.collapseAll)):
-        action = QAction(text, window)
-        action.triggered.connect(lambda _=False, s=slot: s())
-        view.addAction(action)
-    view.addSeparator()
-    for text, index, key in (("&Session", 0, "Ctrl+1"), ("Corpus s&weep", 1, "Ctrl+2")):
-        action = QAction(text, window)
-        action.setShortcut(QKeySequence(key))
-        action.triggered.connect(lambda _=False, i=index: window.main_tabs.setCurrentIndex(i))
-        view.addAction(action)
-    for text, index, key in (("Session &list", 0, "Ctrl+L"), ("&Findings", 1, "Ctrl+Shift+F")):
-        action = QAction(text, window)
-        action.setShortcut(QKeySequence(key))
-        action.triggered.connect(lambda _=False, i=index: window.left_tabs.setCurrentIndex(i))
-        view.addAction(action)
+    Signals:
+        tab_requested(str, int): show tab ``int`` of the tab widget named ``"main"`` or
+            ``"left"`` (the View menu's Ctrl+1, Ctrl+2, Ctrl+L, Ctrl+Shift+F).
+    """
 
-    help_menu = window.menuBar().addMenu("&Help")
-    window.about_action = QAction("&About Turnscope", window)
-    window.about_action.triggered.connect(window.show_about)
-    help_menu.addAction(window.about_action)
+    tab_requested = Signal(str, int)
 
+    def __init__(self, bar: QMenuBar, tree: QObject, parent: QWidget) -> None:
+        """``tree``: the object offering the slots named in :data:`TREE_ENTRIES`."""
+        super().__init__(parent)
+        file_menu = bar.addMenu("&File")
+        self.open_action = self._action(
+            "&Open…", parent, "Import one or more session logs (also: drop files on the window)",
+            QKeySequence.StandardKey.Open)
+        file_menu.addAction(self.open_action)
+        self.recent = RecentFiles(file_menu.addMenu("Open &Recent"), parent=parent)
+        self.rejected_action = self._action(
+            "&Rejected lines…", parent, "The input lines that could not be imported, as text")
+        self.import_report_action = self._action(
+            "&Import report…", parent, "How every record of the last import was counted")
+        file_menu.addAction(self.rejected_action)
+        file_menu.addAction(self.import_report_action)
+        file_menu.addSeparator()
+        self.quit_action = self._action("&Quit", parent, "", QKeySequence.StandardKey.Quit)
+        file_menu.addAction(self.quit_action)
 
-def build_toolbar(window: "MainWindow") -> None:
-    """The toolbar: the order box and the session list's filter, toggle and row count."""
-    bar = QToolBar("View", window)
-    bar.setObjectName("view_toolbar")
-    bar.setMovable(False)
-    window.addToolBar(bar)
-    bar.addWidget(QLabel(" Order ", bar))
-    window.order_box = QComboBox(bar)
-    for order in Order:
-        window.order_box.addItem(order.value, order.value)
-        window.order_box.setItemData(window.order_box.count() - 1, ORDER_TEXT[order],
-                                     Qt.ItemDataRole.ToolTipRole)
-    window.order_box.setCurrentIndex(window.order_box.findData(window.order.value))
-    window.order_box.setToolTip("The order events are read in; the audit is recomputed.")
-    bar.addWidget(window.order_box)
-    bar.addSeparator()
-    window.filter_edit = window.sessions.filter_edit
-    bar.addWidget(window.filter_edit)
-    window.only_findings_box = window.sessions.only_findings_box
-    bar.addWidget(window.only_findings_box)
-    spacer = QWidget(bar)
-    spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-    bar.addWidget(spacer)
-    window.rows_label = window.sessions.rows_label
-    bar.addWidget(window.rows_label)
+        view = bar.addMenu("&View")
+        for text, name in TREE_ENTRIES:
+            action = QAction(text, parent)
+            action.triggered.connect(lambda _=False, s=getattr(tree, name): s())
+            view.addAction(action)
+        view.addSeparator()
+        for text, tabs, index, key in (("&Session", "main", 0, "Ctrl+1"),
+                                       ("Corpus s&weep", "main", 1, "Ctrl+2"),
+                                       ("Session &list", "left", 0, "Ctrl+L"),
+                                       ("&Findings", "left", 1, "Ctrl+Shift+F")):
+            action = QAction(text, parent)
+            action.setShortcut(QKeySequence(key))
+            action.triggered.connect(
+                lambda _=False, t=tabs, i=index: self.tab_requested.emit(t, i))
+            view.addAction(action)
+
+        help_menu = bar.addMenu("&Help")
+        self.about_action = QAction("&About Turnscope", parent)
+        help_menu.addAction(self.about_action)
+
+    @staticmethod
+    def _action(text: str, parent: QWidget, tip: str, key=None) -> QAction:
+        action = QAction(text, parent)
+        if key is not None:
+            action.setShortcut(key)
+        if tip:
+            action.setToolTip(tip)
+        return action
 
 
-def build_status(window: "MainWindow") -> None:
-    """The status bar's progress bar and Cancel button (shown while jobs run)."""
-    status = window.statusBar()
-    window.progress = QProgressBar(status)
-    window.progress.setMaximumWidth(240)
-    window.progress.setTextVisible(False)
-    window.cancel_button = QPushButton("Cancel", status)
-    window.cancel_button.setToolTip("Stop the running import or audit")
-    window.cancel_button.clicked.connect(window.cancel_jobs)
-    window.report_button = QPushButton("Details…", status)
-    window.report_button.setToolTip("The import report: how every record of each file was counted")
-    window.report_button.clicked.connect(lambda: show_last_report(window))
-    status.addPermanentWidget(window.report_button)
-    status.addPermanentWidget(window.progress)
-    status.addPermanentWidget(window.cancel_button)
-    window.report_button.hide()   # shown once an import has finished
-    window.progress.hide()
-    window.cancel_button.hide()
+class OrderBox(QComboBox):
+    """The toolbar's choice of :class:`Order`.
+
+    Signals:
+        order_picked(object): the user (or :meth:`set_order`) chose this order.
+    """
+
+    order_picked = Signal(object)
+
+    def __init__(self, order: Order, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        for o in Order:
+            self.addItem(o.value, o.value)
+            self.setItemData(self.count() - 1, ORDER_TEXT[o], Qt.ItemDataRole.ToolTipRole)
+        self.setCurrentIndex(self.findData(Order(order).value))
+        self.setToolTip("The order events are read in; the audit is recomputed.")
+        self.currentIndexChanged.connect(self._on_current_index_changed)
+
+    @Slot(object)
+    def set_order(self, order: Order) -> None:
+        self.setCurrentIndex(self.findData(Order(order).value))
+
+    @Slot(int)
+    def _on_current_index_changed(self, index: int) -> None:
+        self.order_picked.emit(Order(self.itemData(index)))
 
 
-def show_last_report(window: "MainWindow"):
-    """The import report of the window's last import (None before any)."""
-    if window.last_report is None:
-        return None
-    return show_import_report(window, window.last_report)
+class ViewToolbar(QToolBar):
+    """The toolbar: an :class:`OrderBox` (``order_box``), then ``widgets``, then ``right``
+    at the far end."""
+
+    def __init__(self, order: Order, widgets: list[QWidget], right: QWidget,
+                 parent: QWidget | None = None) -> None:
+        super().__init__("View", parent)
+        self.setObjectName("view_toolbar")
+        self.setMovable(False)
+        self.addWidget(QLabel(" Order ", self))
+        self.order_box = OrderBox(order, self)
+        self.addWidget(self.order_box)
+        self.addSeparator()
+        for widget in widgets:
+            self.addWidget(widget)
+        spacer = QWidget(self)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.addWidget(spacer)
+        self.addWidget(right)
+
+
+class JobStatus(QObject):
+    """The status bar's progress bar and Cancel button (shown while jobs run) and the
+    Details… button of the last import (shown once one has finished)."""
+
+    def __init__(self, status: QStatusBar) -> None:
+        super().__init__(status)
+        self.progress = QProgressBar(status)
+        self.progress.setMaximumWidth(240)
+        self.progress.setTextVisible(False)
+        self.cancel_button = QPushButton("Cancel", status)
+        self.cancel_button.setToolTip("Stop the running import or audit")
+        self.report_button = QPushButton("Details…", status)
+        self.report_button.setToolTip(
+            "The import report: how every record of each file was counted")
+        status.addPermanentWidget(self.report_button)
+        status.addPermanentWidget(self.progress)
+        status.addPermanentWidget(self.cancel_button)
+        self.report_button.hide()
+        self.progress.hide()
+        self.cancel_button.hide()
+
+    @Slot(bool)
+    def set_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+
+    @Slot(int, int)
+    def set_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    @Slot()
+    def set_indeterminate(self) -> None:
+        self.progress.setRange(0, 0)

@@ -8,6 +8,7 @@ flag it polls. Results travel back to the GUI thread through queued signals.
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any, Callable
 
@@ -16,6 +17,12 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 from explorer.jobs import Cancelled
 
 Job = Callable[[Callable[[int, int], None], Callable[[], bool]], Any]
+log = logging.getLogger(__name__)
+
+
+def reason(exc: BaseException) -> str:
+    """What a failure says to the user: the exception's text, else its type's name."""
+    return str(exc) or type(exc).__name__
 
 
 class WorkerSignals(QObject):
@@ -24,7 +31,8 @@ class WorkerSignals(QObject):
     Signals:
         progressed(int, int): ``done`` out of ``total`` units of work.
         finished(object): the function returned this value.
-        failed(str): the function raised; the text says what went wrong.
+        failed(object): the function raised this exception (logged with its traceback;
+            :func:`reason` is what to show).
         cancelled(): the function stopped because :meth:`Worker.cancel` was called
             (or never started because it was called before).
         ended(object): emitted last, whatever the outcome, with the worker itself.
@@ -32,7 +40,7 @@ class WorkerSignals(QObject):
 
     progressed = Signal(int, int)
     finished = Signal(object)
-    failed = Signal(str)
+    failed = Signal(object)
     cancelled = Signal()
     ended = Signal(object)
 
@@ -74,9 +82,11 @@ class Worker(QRunnable):
             except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
                 if self._stop.is_set():
                     # Stopping may surface as another error (an interrupted query).
+                    log.debug("%s stopped by %r", self.name, exc)
                     signals.cancelled.emit()
                 else:
-                    signals.failed.emit(str(exc) or type(exc).__name__)
+                    log.error("%s failed", self.name, exc_info=exc)
+                    signals.failed.emit(exc)
             else:
                 signals.finished.emit(result)
         finally:

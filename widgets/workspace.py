@@ -16,7 +16,8 @@ from widgets.plain_text import tooltip
 from widgets.preview_panel import PreviewPanel
 from widgets.session_loader import SessionLoader
 from widgets.session_panel import SessionPanel
-from widgets.workers import JobPool
+from widgets.window_state import WindowState
+from widgets.workers import JobPool, reason
 
 
 class Workspace(QWidget):
@@ -26,8 +27,8 @@ class Workspace(QWidget):
     Signals:
         session_shown(str): the session is loaded and shown (with its preview applied).
         order_changed(object): the user picked another order in the preview panel.
-        settings_changed(): the token ratios or the transforms changed (the audit and the
-            sweep read the ratios).
+        settings_changed(): the token ratios, the transforms or the strategy's settings
+            changed (the audit and the sweep read them: see :meth:`observe`).
     """
 
     session_shown = Signal(str)
@@ -73,6 +74,7 @@ class Workspace(QWidget):
         self.cost_plot.budget_dragged.connect(self.preview.set_budget)
         self.preview.reload_needed.connect(self._on_preview_reload_needed)
         self.preview.order_changed.connect(self._on_preview_order_changed)
+        self.preview.settings_changed.connect(self.settings_changed)
         self.cost_plot.set_budget(self.preview.budget())
 
     # -- public ---------------------------------------------------------------------------
@@ -105,6 +107,27 @@ class Workspace(QWidget):
         self.preview.set_order(order)
         self._reload()
 
+    def observe(self, state: WindowState) -> None:
+        """Follow the window's order, and tell it the order, the cost settings and the
+        compaction settings the user picks here."""
+        self._state = state
+        state.order_changed.connect(self.set_order)
+        self.order_changed.connect(state.set_order)
+        self.settings_changed.connect(self._on_settings_changed)
+
+    # The turn tree's commands, offered to the window's View menu.
+    def next_finding(self) -> int | None:
+        return self.session_panel.next_finding()
+
+    def previous_finding(self) -> int | None:
+        return self.session_panel.previous_finding()
+
+    def expand_all(self) -> None:
+        self.session_panel.expand_all()
+
+    def collapse_all(self) -> None:
+        self.session_panel.collapse_all()
+
     def clear(self) -> None:
         self.session_id = None
         self.data = None
@@ -134,9 +157,9 @@ class Workspace(QWidget):
             self._select(event)
         self.session_shown.emit(data.session_id)
 
-    @Slot(str)
-    def _on_loader_failed(self, reason: str) -> None:
-        text = f"Cannot read {self.session_id}: {reason}"
+    @Slot(object)
+    def _on_loader_failed(self, exc: Exception) -> None:
+        text = f"Cannot read {self.session_id}: {reason(exc)}"
         self.session_panel.title.setText(text)
         self.session_panel.title.setToolTip(tooltip(text))
 
@@ -145,6 +168,11 @@ class Workspace(QWidget):
         if self.preview.order() == self.order:  # an order change is handled on its own
             self.settings_changed.emit()
         self._reload()
+
+    @Slot()
+    def _on_settings_changed(self) -> None:
+        self._state.set_cost_settings(self.preview.cost_settings())
+        self._state.set_settings(self.preview.settings())
 
     @Slot(object)
     def _on_preview_order_changed(self, order: Order) -> None:

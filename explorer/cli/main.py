@@ -8,6 +8,7 @@ import shutil
 import sys
 from typing import Sequence
 
+from explorer import log_setup
 from explorer.model import TOKENIZERS, Order
 
 SUBCOMMANDS = ("audit", "generate", "screenshot", "sweep", "view")
@@ -29,6 +30,11 @@ def _ratio_args(p: argparse.ArgumentParser) -> None:
 def _order_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--order", choices=[o.value for o in Order], default="seq",
                    help="ordering mode (FORMAT.md): seq (default), ts or ts-unstable")
+
+
+def _verbose_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also log everything (DEBUG) to stderr; failures always go to the log file")
 
 
 def _version_arg(p: argparse.ArgumentParser) -> None:
@@ -53,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--db", metavar="PATH", help="DuckDB file to import into and audit")
     audit.add_argument("--strict", action="store_true", help="exit 2 when any line was rejected")
     _ratio_args(audit)
+    _verbose_arg(audit)
     sweep = sub.add_parser("sweep", help="compare compaction strategies over the corpus (STRATEGIES.md)")
     view = sub.add_parser("view", help="the active view of one session under a strategy")
     for p in (sweep, view):
@@ -60,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
         _order_arg(p)
         p.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
         _ratio_args(p)
+        _verbose_arg(p)
     from explorer.cli.compaction import add_arguments
     add_arguments(sweep, view)
     _screenshot_args(sub.add_parser(
@@ -79,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         gen.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
     gen.add_argument("--text", action="store_true", help="write real-looking text instead of chars+cjk")
+    _verbose_arg(gen)
     return parser
 
 
@@ -98,6 +107,7 @@ def _screenshot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tokenizer", choices=list(TOKENIZERS), default=None,
                    help="estimate with this tokenizer instead of the ratios")
     _order_arg(p)
+    _verbose_arg(p)
 
 
 def _gui_parser() -> argparse.ArgumentParser:
@@ -105,6 +115,7 @@ def _gui_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH", help="log files (default: the demo data)")
     p.add_argument("--db", metavar="PATH", help="DuckDB file to open or import into")
     _order_arg(p)
+    _verbose_arg(p)
     _version_arg(p)
     return p
 
@@ -114,6 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and (argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help")):
         args = build_parser().parse_args(_hide_demo(argv))
         args.paths = _restore_demo(getattr(args, "paths", []))
+        log_setup.configure(verbose=args.verbose)
         if args.command == "audit":
             from explorer.cli.audit import run_audit
             return run_audit(args)
@@ -131,6 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return (compaction_command.run_sweep if args.command == "sweep"
                     else compaction_command.run_view)(args)
     args = _gui_parser().parse_args(_hide_demo(argv))
+    log_setup.configure(verbose=args.verbose)
     return _run_gui(_restore_demo(args.paths), args.db, args.order)
 
 

@@ -1,0 +1,43 @@
+"""The turn tree's structure as plain data (explorer.session.turn_tree), without Qt."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.audits.marks import event_marks
+from explorer.cli.demo import demo_paths
+from explorer.session.turn_tree import TurnTree
+from explorer.tokens.session_events import session_events
+from tests.helpers import load
+from tests.test_turn_tree import _expected_tree_rows
+
+
+@pytest.fixture(scope="module")
+def demo():
+    from explorer.store.db import Store
+    store = Store()
+    load(store, *demo_paths())
+    yield store
+    store.close()
+
+
+@pytest.mark.parametrize("session", ["k0002", "s000012"])
+def test_the_structure_follows_the_display_pairing(demo, session):
+    frame = session_events(demo, session, "ts-unstable")
+    marks = event_marks(frame)
+    tree = TurnTree.build(frame, marks)
+    assert tree.tree_order == _expected_tree_rows(frame)
+    assert sorted(tree.tree_pos[tree.tree_order].tolist()) == list(range(frame.height))
+    for call, result in tree.result_of.items():
+        assert tree.kind[call] == "CALL" and tree.call_of[result] == call
+        assert tree.turn_of[result] == tree.turn_of[call]
+    assert int(tree.turn_size.sum()) == frame.height
+    assert int(tree.turn_cost.sum()) == frame["cost"].sum()
+    assert sum(sum(m.values()) for m in tree.turn_marks) == sum(len(m) for m in marks)
+    assert tree.finding_rows(marks) == [r for r in tree.tree_order if marks[r]]
+
+
+def test_an_empty_session_has_no_turns():
+    import polars as pl
+    tree = TurnTree.build(pl.DataFrame(), [])
+    assert tree.top_rows == [] and tree.tree_order == [] and len(tree.turn_size) == 0
