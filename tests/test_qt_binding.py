@@ -16,7 +16,8 @@ class _Emitter(QObject):
 
 # From Python 3.12 None and True are immortal: their reference counts never change, so the
 # check below could not fail there.
-@pytest.mark.skipif(sys.version_info >= (3, 12), reason="None and True are immortal on Python >= 3.12")
+@pytest.mark.skipif(sys.version_info >= (3, 12),
+                    reason="None and True are immortal on Python >= 3.12")
 def test_void_calls_and_emits_keep_reference_counts(qapp):
     label = QLabel()
     emitter = _Emitter()
