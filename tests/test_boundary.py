@@ -15,10 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_core_modules_load_no_qt():
-    modules = [f"explorer.{m.name}" for m in pkgutil.walk_packages(explorer.__path__)
-               if m.name != "__main__"]  # running it would open the window
-    modules += [f"explorer.formats.{m.name}" for m in pkgutil.iter_modules(
-        [str(Path(explorer.__file__).parent / "formats")])]
+    # with the prefix, walk_packages imports each subpackage and walks into it (without it
+    # the subpackages' modules, explorer.cli.main among them, were never listed)
+    modules = [m.name for m in pkgutil.walk_packages(explorer.__path__, prefix="explorer.")
+               if m.name != "explorer.__main__"]  # running it would open the window
     code = (
         "import importlib, sys\n"
         f"for name in {modules!r} + ['queries']:\n"
@@ -31,6 +31,9 @@ def test_core_modules_load_no_qt():
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
     assert "explorer.cli.main" in modules and "explorer.audits.counts" in modules
+    on_disk = {".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+               for p in (ROOT / "explorer").rglob("*.py")} - {"explorer", "explorer.__main__"}
+    assert set(modules) == on_disk
 
 
 def test_import_contracts_hold():
