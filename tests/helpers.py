@@ -69,6 +69,8 @@ def corpus_and_demo(leave_out=()) -> list[Path]:
 
     left = {Path(p) for p in leave_out}
     files = [p for p in sorted(CORPUS.rglob("*")) if p.is_file()]  # SOURCES.md too
+    # A checkout without ../shared/corpus fails here, not with tests that loop over nothing.
+    assert len(files) > 1, f"no corpus at {CORPUS}: the tests need ../shared/ beside the checkout"
     return [p for p in files + [Path(p) for p in demo_paths()] if p not in left]
 
 

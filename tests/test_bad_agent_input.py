@@ -18,6 +18,10 @@ DOCUMENTS = [p for p in corpus_and_demo()
              if p.parent.name in ("swe-agent", "openai-chat-completions", "openhands",
                                   "gemini-cli", "anthropic-messages")
              and p.suffix in (".json", ".traj")]
+# empty lists would make the tests below skip, not fail, when a corpus folder moves
+assert {p.parent.name for p in LINE_BASED} == {"claude-code", "codex-cli"}
+assert {p.parent.name for p in DOCUMENTS} == {"gemini-cli", "openai-chat-completions",
+                                              "openhands", "swe-agent"}
 
 
 def _import(path: Path):

@@ -17,9 +17,9 @@ from explorer.cli.main import main
 from explorer.formats import lines
 from explorer.ingest.imports import import_paths
 from sample_data import broken_files
+from tests.conftest import CORPUS  # ../shared/corpus beside the checkout
 
 BROKEN = Path(broken_files.__file__).resolve().parent / "broken"
-CORPUS = Path("/work/shared/corpus")
 
 
 def _bytes(name: str) -> bytes:

@@ -67,13 +67,17 @@ def test_finish_dangles_in_every_sample_by_design(store):
 
 def test_observations_answer_the_action_their_cause_names(store):
     """Pairing by ``cause`` and by the call id agree on every observation of the corpus."""
+    checked = 0
     for path in FILES:
         stream = json.loads(path.read_text())
         by_id = {e["id"]: e for e in stream}
         for obs in (e for e in stream if "cause" in e):
             assert by_id[obs["cause"]]["tool_call_metadata"]["tool_call_id"] == \
                 obs["tool_call_metadata"]["tool_call_id"]
-    import_paths(store, FILES)
+            checked += 1
+    assert checked > 0, "no observation with a cause in the corpus"
+    report = import_paths(store, FILES)
+    assert not report.errors and audits.corpus_counts(store)["results"] >= checked
     assert audits.corpus_counts(store)["mispair"] == 0
 
 

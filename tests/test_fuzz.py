@@ -33,7 +33,6 @@ INSERTS = (b"\x00", b"\xff", BOM, b"\r", b"{", b"\r\n", b"\n", b'"', b"\xe4\xb8"
 BOUNDARIES = ("any", "after_newline", "mid_line", "mid_utf8", "mid_json_string")
 OPS = ("bit_flip", "truncate", "duplicate_line", "swap_lines", "move_line", "delete_line",
        "glue_lines", "insert")
-CANONICAL = {"canonical-jsonl", "canonical-csv", "canonical-parquet"}
 _STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
 
 
@@ -111,15 +110,6 @@ def mutate_file(data: bytes, name: str, pick: Pick, max_ops: int = 3) -> tuple[b
     return data, done
 
 
-def skipped_count(f) -> int | None:
-    """Records skipped by reason, or None while FileReport.skipped is still the old bool."""
-    by_reason = getattr(f, "skipped_by_reason", None)
-    if isinstance(by_reason, dict):
-        return sum(by_reason.values())
-    value = getattr(f, "skipped", None)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def reconcile(store: Store, report) -> list[str]:
     """What does not add up between the report of a one-file import and the database."""
     con = store.con
@@ -142,22 +132,16 @@ def reconcile(store: Store, report) -> list[str]:
             problems.append(f"rejected table {count('rejected')} != report.rejected {f.rejected}")
         if count("events") != f.events:
             problems.append(f"events table {count('events')} != report.events {f.events}")
-        skipped = skipped_count(f)
-        if skipped is not None:
-            if f.records != f.imported + skipped + f.rejected + f.duplicates:
-                problems.append(f"records {f.records} != imported {f.imported} + skipped {skipped}"
-                                f" + rejected {f.rejected} + duplicates {f.duplicates}")
-        elif f.format in CANONICAL:
-            # Before the per-reason skipped count (issue 6 §1) `imported` still counts the
-            # duplicates: records = imported + rejected, events = imported - duplicates.
-            if f.records != f.imported + f.rejected or f.events != f.imported - f.duplicates:
-                problems.append(f"records {f.records}, imported {f.imported}, rejected {f.rejected}, "
-                                f"duplicates {f.duplicates}, events {f.events} do not add up")
-        # TODO(issue 6 §1, lead): agent formats are checked by the branch above once FileReport
-        # counts skipped records by reason; until then their `records` counts staged events.
-        moved = getattr(f, "duplicate_events", f.duplicates if f.format in CANONICAL else None)
-        if moved is not None and count("duplicates") != moved:
-            problems.append(f"duplicates table {count('duplicates')} != report {moved}")
+        # Every format counts its skipped records by reason (issue 6 §1): no branch left
+        # in which a report is not reconciled.
+        skipped = sum(f.skipped_by_reason.values())
+        if f.skipped != skipped:
+            problems.append(f"skipped {f.skipped} != {skipped} counted by reason")
+        if f.records != f.imported + skipped + f.rejected + f.duplicates:
+            problems.append(f"records {f.records} != imported {f.imported} + skipped {skipped}"
+                            f" + rejected {f.rejected} + duplicates {f.duplicates}")
+        if count("duplicates") != f.duplicate_events:
+            problems.append(f"duplicates table {count('duplicates')} != report {f.duplicate_events}")
     return problems
 
 

@@ -29,7 +29,8 @@ def test_marks_match_findings(store, order):
     found = defaultdict(set)
     for session in sessions:
         frame = session_events(store, session, order)
-        for (seq, sub), marks in zip(frame.select("seq", "sub").rows(), event_marks(frame)):
+        rows = frame.select("seq", "sub").rows()
+        for (seq, sub), marks in zip(rows, event_marks(frame), strict=True):  # one per row
             for rule in marks:
                 found[(session, rule)].add((seq, sub))
     assert found == expected

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel
 
@@ -13,6 +14,10 @@ class _Emitter(QObject):
     fired = Signal(int)
 
 
+# From Python 3.12 None and True are immortal: their reference counts never change, so the
+# check below could not fail there.
+@pytest.mark.skipif(sys.version_info >= (3, 12),
+                    reason="None and True are immortal on Python >= 3.12")
 def test_void_calls_and_emits_keep_reference_counts(qapp):
     label = QLabel()
     emitter = _Emitter()
@@ -23,6 +28,5 @@ def test_void_calls_and_emits_keep_reference_counts(qapp):
         label.setText(str(i))
         emitter.fired.emit(i)
     assert got == list(range(100))
-    # Immortal objects (Python >= 3.12) report a fixed huge count: the difference is then 0.
     assert abs(sys.getrefcount(None) - none_before) < 50
     assert abs(sys.getrefcount(True) - true_before) < 50

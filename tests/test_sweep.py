@@ -56,8 +56,13 @@ def _same(store, strategies=VECTORIZED + FRAMEWORK) -> None:
             logs = session_logs(store, order, CostSettings(), config)
             fast = sweep(store, strategies, BUDGETS, order, settings=config)
             slow = sweep_by_sessions(logs, strategies, BUDGETS, config)
-            for a, b in zip(fast, slow):
-                assert {k: a[k] for k in FIGURES} == {k: b[k] for k in FIGURES}, (order, a, b)
+            # one row per (strategy, budget), strategies outer, budgets inner, in both
+            expected = [(s, b) for s in strategies for b in BUDGETS]
+            assert [(r["strategy"], r["budget"]) for r in fast] == expected, order
+            assert [(r["strategy"], r["budget"]) for r in slow] == expected, order
+            for a, b in zip(fast, slow, strict=True):
+                assert list(a) == ["strategy", "budget", *FIGURES], a
+                assert a == {k: b[k] for k in a}, (order, a, b)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
