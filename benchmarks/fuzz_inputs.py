@@ -25,13 +25,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.test_fuzz import all_seeds, import_one, known_crash, mutate_file  # noqa: E402
+from tests.test_fuzz import all_seeds, import_one, mutate_file  # noqa: E402
 
 
 def signature(exc: BaseException) -> str:
     """Exception type and the innermost frame in our code: one line per distinct crash."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if "/explorer/" in f.filename and not f.filename.endswith("/store.py")]
+              if "/explorer/" in f.filename and not f.filename.endswith("/store/db.py")]
     where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
     return f"{type(exc).__name__} at {where}"
 
@@ -41,9 +41,7 @@ def run_one(path: Path) -> tuple[str, str] | None:
     try:
         problems = import_one(path)
     except Exception as exc:  # noqa: BLE001 -- every uncaught exception is a finding
-        known = known_crash(exc, path)
-        sig = signature(exc) + (f" [known: {known}]" if known else "")
-        return sig, "".join(traceback.format_exception(exc))
+        return signature(exc), "".join(traceback.format_exception(exc))
     if problems:
         return "accounting: " + problems[0].split(" ")[0], "\n".join(problems)
     return None
