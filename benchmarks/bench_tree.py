@@ -28,8 +28,8 @@ import numpy as np  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from explorer.cli.generate import generate  # noqa: E402
-from explorer.compaction import Strategy, window  # noqa: E402
-from explorer.compaction.window import evaluate, in_view  # noqa: E402
+from explorer.compaction import Strategy, evaluate, window  # noqa: E402
+from explorer.compaction.window import in_view  # noqa: E402
 from explorer.ingest.imports import import_paths  # noqa: E402
 from explorer.session.data import load_session  # noqa: E402
 from explorer.session.view_overlay import VIEW_ERRORS, SyntheticItem, ViewOverlay  # noqa: E402

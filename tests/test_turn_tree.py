@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
 from explorer.audits import counts as audits
 from explorer.audits.marks import event_marks
 from explorer.cli.demo import demo_paths
-from explorer.compaction import Strategy, view, window
-from explorer.compaction.window import evaluate, in_view
+from explorer.compaction import Strategy, evaluate, view, window
+from explorer.compaction.window import in_view
 from explorer.session.data import load_session
 from explorer.session.view_overlay import VIEW_ERROR_TEXT, VIEW_ERRORS, SyntheticItem, ViewOverlay
 from explorer.tokens.session_events import session_events

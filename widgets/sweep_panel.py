@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.compaction.settings import CompactionSettings
-from explorer.compaction.strategies import DEFAULTS
+from explorer.compaction.strategies import FAMILIES
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
 from widgets.latest_job import LatestJob
@@ -33,7 +33,9 @@ from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
 from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
 
-STRATEGIES = ("M0", "M1", "M2", "M3", "M4", "recorded", *DEFAULTS)
+#: Every family of the registry once, with its default arguments (M0-M4, recorded, the
+#: frameworks' starting values).
+STRATEGIES = tuple(f.default for f in FAMILIES)
 CHECKED = ("M0", "M1", "M2", "M3", "M4")
 #: About 100 to 1,000,000 tokens, three steps a decade.
 BUDGETS = tuple(m * 10 ** e for e in range(2, 6) for m in (1, 2, 5)) + (1_000_000,)
@@ -44,9 +46,9 @@ PLOTS = (
     ("orphan results ÷ windows", "orphan_results", True),
     ("over ratio (kept ÷ budget × windows)", "over_ratio", False),
 )
-#: One colour per strategy, fixed whatever is checked (tab10 and two more).
+#: One colour per strategy, fixed whatever is checked (tab10 and three more).
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939")
+           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31")
 INTERRUPT_MS = 100
 
 
@@ -88,7 +90,7 @@ class SweepPanel(QWidget):
         self.strategy_list = QListWidget(self)
         self.strategy_list.setIconSize(QSize(14, 14))
         for i, text in enumerate(STRATEGIES):
-            item = QListWidgetItem(_swatch(COLOURS[i]), text)
+            item = QListWidgetItem(_swatch(COLOURS[i % len(COLOURS)]), text)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if text in CHECKED else Qt.CheckState.Unchecked)
             self.strategy_list.addItem(item)
@@ -274,7 +276,7 @@ class SweepPanel(QWidget):
         rows, request = result.rows, result.request
         for strategy in request.strategies:
             mine = [r for r in rows if r["strategy"] == strategy]
-            colour = COLOURS[STRATEGIES.index(strategy)]
+            colour = COLOURS[STRATEGIES.index(strategy) % len(COLOURS)]
             budgets = [r["budget"] for r in mine]
             for _, figure, per_window in PLOTS:
                 curve = self.plots[figure].plot(

@@ -97,8 +97,9 @@ def _screenshot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", metavar="PATH", help="DuckDB file to open or import into")
     p.add_argument("--session", metavar="ID", help="the session to select (default: the first "
                    "session with a finding)")
+    from explorer.cli.compaction import strategy_help
     p.add_argument("--strategy", metavar="S", default="M1",
-                   help="the previewed strategy, as in `sweep` (default M1)")
+                   help=f"the previewed strategy (default M1); {strategy_help()}")
     p.add_argument("--budget", metavar="B", type=int, default=2_000,
                    help="the previewed budget in tokens (default 2000)")
     p.add_argument("--size", metavar="WxH", default="1600x1000", help="window size (1600x1000)")

@@ -10,13 +10,21 @@ from __future__ import annotations
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy
-from explorer.compaction.window import Item, Window, evaluate, in_view, starts_inside_turn
+from explorer.compaction.strategies.one_session import metrics_of
+from explorer.compaction.window import Item, Window, in_view, starts_inside_turn, view_items
 
 
 def window(log: SessionLog, strategy: Strategy, budget: int,
            settings: CompactionSettings = CompactionSettings()) -> Window:
     """The decision of ``strategy`` for this session at ``budget``."""
     return strategy.decide(log, budget, settings)
+
+
+def evaluate(log: SessionLog, w: Window, budget: int, placeholder_cost: int) -> tuple[list[Item], dict]:
+    """The items of the view of ``w`` (a Window of :func:`window`) and its metrics."""
+    metrics, orphan_result, orphan_call = metrics_of(log, w, budget, placeholder_cost)
+    keep = in_view(log, w)
+    return view_items(log, w, keep, orphan_result, orphan_call, placeholder_cost), metrics
 
 
 def view(log: SessionLog, strategy: Strategy | str, budget: int,
@@ -33,4 +41,5 @@ def view(log: SessionLog, strategy: Strategy | str, budget: int,
     return items, metrics
 
 
-__all__ = ["CompactionSettings", "Item", "SessionLog", "Strategy", "Window", "view", "window"]
+__all__ = ["CompactionSettings", "Item", "SessionLog", "Strategy", "Window", "evaluate", "view",
+           "window"]

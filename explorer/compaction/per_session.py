@@ -1,5 +1,7 @@
 """The corpus figures computed the straightforward way: one session at a time, one view at
-a time. Kept as the yardstick of the vectorized sweep (tests and benchmark compare them)."""
+a time, each with the metrics ``turnscope view`` shows. Kept as the yardstick of the
+vectorized sweep (tests and benchmark compare them): it checks the corpus decisions, the
+prefix-sum metrics and the grouping across sessions against one view at a time."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from explorer.compaction import window as decide
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy
-from explorer.compaction.window import in_view, key_collapse
+from explorer.compaction.strategies.one_session import corpus_of
+from explorer.compaction.view_metrics import measure
 from explorer.model import CostSettings, Order
 from explorer.store.db import Db
 from explorer.tokens.session_events import session_events
@@ -47,9 +50,11 @@ def sweep_by_sessions(logs: list[SessionLog], strategies: Iterable[str], budgets
                                        ("partial_dropped", "partial_dropped"),
                                        ("fallback", "fallback"), ("repaired", "repaired")):
                     totals[figure] += int(m[metric])
-                keep = in_view(log, decide(log, strategy, budget, settings))
-                for figure, value in key_collapse(log, keep).items():
-                    totals[figure] += value
+                w = decide(log, strategy, budget, settings)
+                one = measure(corpus_of(log), w.decision, settings.placeholder_cost)
+                for figure in ("mixed_windows", "window_turn_collisions",
+                               "window_duplicate_call_ids"):
+                    totals[figure] += int(getattr(one, figure)[0])
             windows = len(logs)
             over_ratio = round(totals["kept_cost"] / (budget * windows), 6) if windows else 0.0
             rows.append({"strategy": text, "budget": budget, "windows": windows, **totals,

@@ -1,17 +1,22 @@
-"""What a strategy decides for one view, and the metrics and items of that view.
+"""What a strategy decides for one view, and the items of that view.
 
 A strategy returns a :class:`Window`: the cut (the kept suffix starts there), whether
-SYSTEM events before it stay pinned, synthetic items, and its flags. :func:`evaluate`
-turns it into the view's items and the metrics of STRATEGIES.md ("Metrics of one view").
+SYSTEM events before it stay pinned, synthetic items, and its flags. :func:`view_items`
+turns it into the view's items; its metrics are those of the one-session corpus decision
+it is read off (:func:`explorer.compaction.strategies.one_session.metrics_of`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, SUMMARY, USER, SessionLog
+from explorer.compaction.log import SUMMARY, USER, SessionLog
+
+if TYPE_CHECKING:
+    from explorer.compaction.strategies.decision import Decision
 
 
 @dataclass
@@ -27,6 +32,8 @@ class Window:
     fallback: bool = False
     partial_dropped: bool = False
     repaired: int = 0
+    #: the one-session corpus decision this window is read off (its metrics come from it)
+    decision: Decision | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)
@@ -60,73 +67,11 @@ def in_view(log: SessionLog, w: Window) -> np.ndarray:
     return keep
 
 
-def evaluate(log: SessionLog, w: Window, budget: int, placeholder_cost: int) -> tuple[list[Item], dict]:
-    """The items of the view and its metrics."""
-    keep = in_view(log, w)
-    metrics, orphan_result, orphan_call = view_metrics(log, w, keep, budget, placeholder_cost)
-    return _items(log, w, keep, orphan_result, orphan_call, placeholder_cost), metrics
-
-
-def view_metrics(log: SessionLog, w: Window, keep: np.ndarray, budget: int,
-                 placeholder_cost: int) -> tuple[dict, np.ndarray, np.ndarray]:
-    """The metrics of the view (``keep`` = :func:`in_view`), and which events in it are
-    orphan results and orphan calls; no items are built (the slider's fast path)."""
-    orphan_result, orphan_call = _orphans(log, keep, set(w.placeholders))
-    cost = int(log.cost[keep].sum()) + sum(c for _, c in w.front) + placeholder_cost * len(w.placeholders)
-    metrics = {
-        "cost": cost,
-        "over": cost > budget,
-        "empty": not bool(np.isin(log.kind[keep], CONTENT_KINDS).any()),
-        "orphan_results": int(orphan_result.sum()),
-        "orphan_calls": int(orphan_call.sum()),
-        "pair_split": _pair_split(log, keep, w.cut),
-        "partial_dropped": w.partial_dropped,
-        "fallback": w.fallback,
-        "repaired": w.repaired,
-    }
-    return metrics, orphan_result, orphan_call
-
-
-def _orphans(log: SessionLog, keep: np.ndarray, placeheld: set[int]) -> tuple[np.ndarray, np.ndarray]:
-    """RESULTs in view with no CALL of their id earlier in view; CALLs in view with no
-    RESULT (or placeholder) of their id later in view. Events without an id: never."""
-    orphan_result = np.zeros(log.n, dtype=bool)
-    orphan_call = np.zeros(log.n, dtype=bool)
-    order, group = log.pair_order, log.pair_group
-    if not len(order):
-        return orphan_result, orphan_call
-    kind, kept = log.kind[order], keep[order]
-    calls = ((kind == CALL) & kept).astype(np.int64)
-    results = ((kind == RESULT) & kept).astype(np.int64)
-    answered = np.isin(order, list(placeheld))  # a placeholder answers its CALL
-    calls_before = _group_exclusive_cumsum(calls, group)
-    results_after = _group_exclusive_cumsum(results[::-1], group[::-1])[::-1]
-    orphan_result[order] = (kind == RESULT) & kept & (calls_before == 0)
-    orphan_call[order] = (kind == CALL) & kept & (results_after == 0) & ~answered
-    return orphan_result, orphan_call
-
-
-def _group_exclusive_cumsum(values: np.ndarray, group: np.ndarray) -> np.ndarray:
-    """For each element, the sum of the values before it in its (contiguous) group."""
-    total = np.cumsum(values)
-    starts = np.r_[True, group[1:] != group[:-1]]
-    start_total = (total - values)[starts]
-    return total - values - start_total[np.cumsum(starts) - 1]
-
-
-def _pair_split(log: SessionLog, keep: np.ndarray, cut: int) -> bool:
-    """e[cut-1] is a CALL not in the view while a RESULT of its id is (STRATEGIES.md)."""
-    if cut <= 0 or cut > log.n:
-        return False
-    before = cut - 1
-    if log.kind[before] != CALL or log.call[before] < 0 or keep[before]:
-        return False
-    return bool(((log.call == log.call[before]) & (log.kind == RESULT) & keep).any())
-
-
-def _items(log, w, keep, orphan_result, orphan_call, placeholder_cost) -> list[Item]:
-    """The view's items in order: pinned SYSTEM events, front synthetic items, the rest
-    (each placeholder right after its CALL)."""
+def view_items(log: SessionLog, w: Window, keep: np.ndarray, orphan_result: np.ndarray,
+               orphan_call: np.ndarray, placeholder_cost: int) -> list[Item]:
+    """The view's items in order (``keep`` = :func:`in_view`, the orphan masks from its
+    metrics): pinned SYSTEM events, front synthetic items, the rest (each placeholder
+    right after its CALL)."""
     seq, sub, kind, cost, call_ids = log.columns()
     flagged = {i: [note] for i, note in (log.notes or {}).items()}
     for i in np.flatnonzero(orphan_result).tolist():
@@ -161,18 +106,3 @@ def starts_inside_turn(log: SessionLog, keep: np.ndarray) -> bool:
     kinds = log.kind[keep]
     after = kinds[kinds != SUMMARY]
     return bool(len(after)) and bool(after[0] != USER)
-
-
-def key_collapse(log: SessionLog, keep: np.ndarray) -> dict[str, int]:
-    """The per-view key-collapse counts of AUDITS.md: mixed (0/1), turn collisions and
-    duplicate call ids in the view. Null user_ids and logged turns are ignored."""
-    users = log.user[keep]
-    mixed = int(len(np.unique(users[users >= 0])) > 1)
-    with_both = keep & (log.user >= 0) & (log.turn >= 0)
-    pairs = np.unique(np.stack([log.turn[with_both], log.user[with_both]]), axis=1)
-    _, per_turn = np.unique(pairs[0], return_counts=True) if pairs.size else ((), np.zeros(0))
-    calls = log.call[keep & (log.kind == CALL) & (log.call >= 0)]
-    _, per_id = np.unique(calls, return_counts=True)
-    return {"mixed_windows": mixed,
-            "window_turn_collisions": int(np.count_nonzero(per_turn > 1)),
-            "window_duplicate_call_ids": int(np.count_nonzero(per_id > 1))}

@@ -18,7 +18,8 @@ from explorer.compaction.log import SessionLog
 from explorer.compaction import strategies
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import BY_NAME, FAMILIES, Strategy
-from explorer.compaction.window import Window, in_view, starts_inside_turn, view_metrics
+from explorer.compaction.strategies.one_session import metrics_of
+from explorer.compaction.window import Window, in_view, starts_inside_turn
 from explorer.model import KINDS
 from explorer.session.view_overlay import SyntheticItem, ViewOverlay
 
@@ -94,7 +95,7 @@ def _decided(log: SessionLog, strategy: Strategy | str, budget: int,
         raise ValueError("the budget is a positive number of tokens")
     w = decide(log, strategy, budget, settings)
     keep = in_view(log, w)
-    metrics, *orphans = view_metrics(log, w, keep, budget, settings.placeholder_cost)
+    metrics, *orphans = metrics_of(log, w, budget, settings.placeholder_cost)
     if strategy.family == "recorded":
         metrics["starts_inside_turn"] = starts_inside_turn(log, keep)
     return strategy, w, keep, orphans, metrics

@@ -14,7 +14,7 @@ from typing import Callable
 import numpy as np
 
 from explorer.compaction.corpus import Corpus
-from explorer.compaction.log import SYSTEM
+from explorer.compaction.log import CALL, SYSTEM
 from explorer.compaction.settings import CompactionSettings
 
 
@@ -52,6 +52,15 @@ class Decision:
         if self.placeholder_end is None:
             return np.zeros(len(self.cut), dtype=np.int64)
         return (c.dangling_prefix[self.placeholder_end] - c.dangling_prefix[self.cut]).astype(np.int64)
+
+    def placeheld(self, c: Corpus) -> np.ndarray:
+        """N: the CALLs followed by a placeholder RESULT: those with an id and no RESULT of
+        it later in the log, in [cut, placeholder_end) of their session."""
+        if self.placeholder_end is None:
+            return np.zeros(len(c.kind), dtype=bool)
+        g = np.arange(len(c.kind))
+        open_call = (c.kind == CALL) & c.has_id & (c.next_result < 0)
+        return open_call & (g >= self.cut[c.session]) & (g < self.placeholder_end[c.session])
 
     def repaired(self, c: Corpus) -> np.ndarray:
         """Per session, M2's heads dropped plus placeholders added."""

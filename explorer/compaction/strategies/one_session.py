@@ -1,7 +1,8 @@
-"""One session's decision read off the decision for a one-session corpus.
+"""One session's decision and its metrics, read off those of a one-session corpus.
 
 The corpus built from a :class:`SessionLog` does not depend on the budget, so it is made
-once per log and kept on it; a budget change redoes only the (whole-array) decision.
+once per log and kept on it; a budget change redoes only the (whole-array) decision and
+the metrics of :mod:`explorer.compaction.view_metrics` (session 0's values).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 from explorer.compaction.corpus import Corpus
 from explorer.compaction.log import CALL, RESULT, SessionLog
 from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.view_metrics import measure
 from explorer.compaction.window import Window
 
 
@@ -56,12 +58,22 @@ def window_of(log: SessionLog, decide, args: tuple, budget: int,
         mask = (index >= cut) | (index < d.preamble_end[0]) | (log.is_system & d.pinned)
     placeholders: tuple[int, ...] = ()
     if d.placeholder_end is not None:
-        span = np.arange(cut, int(d.placeholder_end[0]))
-        open_call = (log.kind[span] == CALL) & (log.call[span] >= 0) & (log.next_result[span] < 0)
-        placeholders = tuple(span[open_call].tolist())
+        placeholders = tuple(np.flatnonzero(d.placeheld(c)).tolist())
     heads = int(d.heads[0]) if d.heads is not None else 0
     return Window(cut, raw_cut=int(d.raw[0]), pinned=d.pinned, mask=mask,
                   placeholders=placeholders,
                   front=d.front if d.fronted is not None and d.fronted[0] else (),
                   fallback=bool(d.fallback[0]) if d.fallback is not None else False,
-                  partial_dropped=bool(d.partial[0]), repaired=heads + len(placeholders))
+                  partial_dropped=bool(d.partial[0]), repaired=heads + len(placeholders),
+                  decision=d)
+
+
+def metrics_of(log: SessionLog, w: Window, budget: int,
+               placeholder_cost: int) -> tuple[dict, np.ndarray, np.ndarray]:
+    """The metrics of the view of ``w`` (a Window of :func:`window_of`): the values of the
+    corpus metrics for the one-session corpus, and which events in view are orphan results
+    and orphan calls."""
+    if w.decision is None:
+        raise ValueError("the window was not read off a corpus decision (window_of)")
+    m = measure(corpus_of(log), w.decision, placeholder_cost)
+    return m.session(0, budget), m.orphan_result, m.orphan_call
