@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, USER, pairs_in_groups
 from explorer.model import ORDER_KEYS, CostSettings, Order
@@ -33,8 +35,12 @@ class Corpus:
     has_message: np.ndarray
     archived: np.ndarray     # the writer marked the event as out of the model's view
     eid: np.ndarray          # import position of each event (to join transform costs)
+    #: pair_order(call_key, has_id), when the caller has it already
+    call_order: np.ndarray | None = None
 
     def __post_init__(self) -> None:
+        if self.call_order is None:
+            self.call_order = pair_order(self.call_key, self.has_id)
         n_all = len(self.kind)
         self.sizes = np.diff(self.offsets)
         self.ends = self.offsets[1:]
@@ -56,7 +62,8 @@ class Corpus:
         del g
         res = np.flatnonzero(heads)
         self.results = (res, self.session[res], self.prev_call[res])
-        self.dup_ids = _second_last_per_group(self.call_key, self.kind == CALL, self.session)
+        self.dup_ids = _second_last_per_group(self.call_order, self.call_key,
+                                              self.kind == CALL, self.session)
         self.mixed = _mixed_positions(self.user_key, self.session, len(self.sizes))
         self.turn_groups = _turn_collision_positions(self.turn_key, self.user_key, self.session)
 
@@ -64,33 +71,31 @@ class Corpus:
 def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
     """Fetch the corpus in ``order``; returns it and the number of sessions."""
     token_counts.ensure(db, settings)
-    rows = db.con.execute(_render(order, settings), settings.params()).fetchnumpy()
-    session = np.asarray(rows["session_no"], dtype=np.int64)
-    counts = np.bincount(session) if len(session) else np.zeros(0, dtype=np.int64)
-    offsets = np.r_[0, np.cumsum(counts)].astype(np.int64)
-    g = offsets[session] + np.asarray(rows["pos"], dtype=np.int64)
-    n = len(g)
+    table = db.con.sql(_render(order, settings), params=settings.params()).to_arrow_table()
+    offsets = _session_offsets(table.column("session_id"))
+    table = table.drop_columns(["session_id"])
+    counts = np.diff(offsets)
 
-    def place(values, dtype, fill=0):
-        out = np.full(n, fill, dtype=dtype)
-        out[g] = values
-        return out
+    def column(name, dtype):
+        nonlocal table
+        values = table.column(name).to_numpy().astype(dtype, copy=False)
+        table = table.drop_columns([name])
+        return values
 
-    kind = place(np.asarray(rows.pop("kind")), np.int8)
-    cost = place(np.asarray(rows.pop("cost")), np.int64)
-    call_key, has_id = _masked(rows.pop("call_key"), g, n)
-    user_key, has_user = _masked(rows.pop("user_key"), g, n)
-    turn_key, has_turn = _masked(rows.pop("turn_key"), g, n)
-    message_key, has_message = _masked(rows.pop("message_key"), g, n)
-    archived = place(np.asarray(rows.pop("archived")), bool, False)
-    eid = place(np.asarray(rows.pop("eid")), np.int64)
-    rows.clear()
+    kind, cost = column("kind", np.int8), column("cost", np.int64)
+    archived, eid = column("archived", bool), column("eid", np.int64)
+    call_key, has_id = _nullable(table.column("call_key"))
+    user_key, has_user = _nullable(table.column("user_key"))
+    turn_key, has_turn = _nullable(table.column("turn_key"))
+    message_key, has_message = _nullable(table.column("message_key"))
+    del table
     by_g = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
-    prev_call, next_result = (a.astype(np.int32) for a in _pairs(call_key, has_id, kind))
+    calls = pair_order(call_key, has_id)
+    prev_call, next_result = pairs_in_groups(kind, calls, call_key[calls], dtype=np.int32)
     corpus = Corpus(offsets, by_g, kind, cost, has_id, prev_call, next_result,
                     user_key if has_user.any() else None,
-                    turn_key if has_turn.any() else None, np.where(has_id, call_key, 0),
-                    message_key, has_message, archived, eid)
+                    turn_key if has_turn.any() else None, call_key,
+                    message_key, has_message, archived, eid, calls)
     return corpus, len(counts)
 
 
@@ -99,27 +104,50 @@ def _render(order: Order, settings: CostSettings) -> str:
     return queries.render("sweep_events", order=ORDER_KEYS[Order(order)], **settings.fragments())
 
 
-def _masked(column, g: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """A nullable UBIGINT column placed at g: values (0 where null) and presence."""
-    present = ~np.ma.getmaskarray(column)
-    values = np.zeros(n, dtype=np.uint64)
-    flags = np.zeros(n, dtype=bool)
-    values[g[present]] = np.ma.getdata(column)[present]
-    flags[g[present]] = True
-    return values, flags
+def _session_offsets(session_id: pa.ChunkedArray) -> np.ndarray:
+    """First row of each session in rows sorted by session (length S + 1: the last is N)."""
+    n = len(session_id)
+    if not n:
+        return np.zeros(1, dtype=np.int64)
+    changed = pc.not_equal(session_id[1:], session_id[:-1]).to_numpy(zero_copy_only=False)
+    return np.r_[0, np.flatnonzero(changed) + 1, n].astype(np.int64)
+
+
+def _nullable(column: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """A nullable UBIGINT column: its values (0 where null) and presence per row."""
+    if column.null_count == len(column):
+        return np.zeros(len(column), dtype=np.uint64), np.zeros(len(column), dtype=bool)
+    values = pc.fill_null(column, 0).to_numpy().astype(np.uint64, copy=False)
+    return values, column.is_valid().to_numpy(zero_copy_only=False)
 
 
 def pair_order(key: np.ndarray, has_id: np.ndarray) -> np.ndarray:
     """CALL/RESULT events with an id grouped by (session, call id) -- by a 64-bit hash of
     the two -- sorted stably so that positions stay ascending within each group."""
-    idx = np.flatnonzero(has_id)
-    return idx[np.argsort(key[idx], kind="stable")]
+    return grouped_order(key, np.flatnonzero(has_id))
 
 
-def _pairs(key: np.ndarray, has_id: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """AUDITS.md pairing over the corpus."""
-    order = pair_order(key, has_id)
-    return pairs_in_groups(kind, order, key[order])
+def grouped_order(key: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``idx[np.argsort(key[idx], kind="stable")]`` for ascending positions ``idx`` into the
+    uint64 ``key``, found faster than by an argsort: one sort of the keys with their low
+    bits replaced by the position, then a full re-sort of the rare runs where two keys that
+    differ only in those low bits met."""
+    bits = max(len(key), 1).bit_length()
+    low = np.uint64((1 << bits) - 1)
+    packed = np.sort((key[idx] & ~low) | idx.astype(np.uint64))
+    order = (packed & low).astype(np.int64)
+    if len(order) < 2:
+        return order
+    same_high = (packed[1:] >> np.uint64(bits)) == (packed[:-1] >> np.uint64(bits))
+    del packed
+    full = key[order]
+    met = same_high & (full[1:] != full[:-1])
+    if met.any():
+        run = np.cumsum(np.r_[True, ~same_high])
+        slots = np.flatnonzero(np.isin(run, run[1:][met]))
+        # the full keys order the runs as their high bits do: the slots keep their runs
+        order[slots] = order[slots][np.lexsort((order[slots], full[slots]))]
+    return order
 
 
 def _turn_start(is_user, start):
@@ -142,13 +170,13 @@ def next_flagged(flags: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return np.minimum.accumulate(marks[::-1])[::-1] if len(g) else marks
 
 
-def _second_last_per_group(key, member, session):
+def _second_last_per_group(order, key, member, session):
     """(session, position) of the second-to-last member of each key group that has two:
-    a call id is carried by two CALLs of a view once the view reaches back to that CALL."""
-    idx = np.flatnonzero(member & (key != 0))
-    if not len(idx):
+    a call id is carried by two CALLs of a view once the view reaches back to that CALL.
+    ``order``: positions grouped by key, ascending in each group (every member among them)."""
+    order = order[member[order] & (key[order] != 0)]
+    if not len(order):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    order = idx[np.argsort(key[idx], kind="stable")]
     k = key[order]
     last = np.flatnonzero(np.r_[k[1:] != k[:-1], True])
     before = last - 1

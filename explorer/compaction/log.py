@@ -100,32 +100,33 @@ def _pairs(kind: np.ndarray, call: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return pairs_in_groups(kind, order, call[order])
 
 
-def pairs_in_groups(kind: np.ndarray, order: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def pairs_in_groups(kind: np.ndarray, order: np.ndarray, ids: np.ndarray,
+                    dtype=np.int64) -> tuple[np.ndarray, np.ndarray]:
     """AUDITS.md pairing, given the CALL/RESULT events with an id grouped by id (``ids``)
     with positions ascending inside each group (``order``).
 
-    A running maximum whose key is offset by the group number never carries a value from
-    one group into the next: one pass forward finds the nearest earlier CALL, one pass
-    backward the nearest later RESULT.
+    Over ``order``, a running maximum of the CALLs' places finds the nearest earlier CALL
+    and a backward running minimum of the RESULTs' places the nearest later RESULT; a
+    place outside the element's own group (before its first element, after its last)
+    means none.
     """
     n = len(kind)
-    prev_call = np.full(n, -1, dtype=np.int64)
-    next_result = np.full(n, -1, dtype=np.int64)
-    if not len(order):
+    prev_call = np.full(n, -1, dtype=dtype)
+    next_result = np.full(n, -1, dtype=dtype)
+    m = len(order)
+    if not m:
         return prev_call, next_result
-    group = np.cumsum(np.r_[True, ids[1:] != ids[:-1]]) - 1
-    same = np.r_[False, group[1:] == group[:-1]]
-    base = group * (n + 1)
-    run = np.maximum.accumulate(base + np.where(kind[order] == CALL, order + 1, 0))
-    prev_call[order] = np.where(same, np.r_[-1, run[:-1]] - base - 1, -1)
-    back = order[::-1]
-    back_group = group[::-1]
-    back_base = (group[-1] - back_group) * (n + 1)
-    step = np.arange(len(back))
-    run = np.maximum.accumulate(back_base + np.where(kind[back] == RESULT, step + 1, 0))
-    same_back = np.r_[False, back_group[1:] == back_group[:-1]]
-    seen = np.where(same_back, np.r_[-1, run[:-1]] - back_base - 1, -1)
-    next_result[back] = np.where(seen >= 0, back[np.maximum(seen, 0)], -1)
+    step = np.arange(m, dtype=np.int64)
+    edge = ids[1:] != ids[:-1]
+    first = np.maximum.accumulate(np.where(np.r_[True, edge], step, 0))
+    last = np.minimum.accumulate(np.where(np.r_[edge, True], step, m)[::-1])[::-1]
+    kinds = kind[order]
+    calls = np.maximum.accumulate(np.where(kinds == CALL, step, -1))
+    before = np.r_[-1, calls[:-1]]
+    prev_call[order] = np.where(before >= first, order[np.maximum(before, 0)], -1)
+    results = np.minimum.accumulate(np.where(kinds == RESULT, step, m)[::-1])[::-1]
+    after = np.r_[results[1:], m]
+    next_result[order] = np.where(after <= last, order[np.minimum(after, m - 1)], -1)
     return prev_call, next_result
 
 
