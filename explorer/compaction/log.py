@@ -103,31 +103,42 @@ def _pairs(kind: np.ndarray, call: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def pairs_in_groups(kind: np.ndarray, order: np.ndarray, ids: np.ndarray,
                     dtype=np.int64) -> tuple[np.ndarray, np.ndarray]:
     """AUDITS.md pairing, given the CALL/RESULT events with an id grouped by id (``ids``)
-    with positions ascending inside each group (``order``).
-
-    Over ``order``, a running maximum of the CALLs' places finds the nearest earlier CALL
-    and a backward running minimum of the RESULTs' places the nearest later RESULT; a
-    place outside the element's own group (before its first element, after its last)
-    means none.
-    """
-    n = len(kind)
+    with positions ascending inside each group (``order``): the nearest earlier CALL and
+    the nearest later RESULT of each (-1: none), as ``dtype``. The later RESULT is the
+    earlier CALL's search run over the reversed order."""
+    n, m = len(kind), len(order)
     prev_call = np.full(n, -1, dtype=dtype)
     next_result = np.full(n, -1, dtype=dtype)
-    m = len(order)
     if not m:
         return prev_call, next_result
-    step = np.arange(m, dtype=np.int64)
-    edge = ids[1:] != ids[:-1]
-    first = np.maximum.accumulate(np.where(np.r_[True, edge], step, 0))
-    last = np.minimum.accumulate(np.where(np.r_[edge, True], step, m)[::-1])[::-1]
+    step = np.arange(m, dtype=np.int32 if m < 2**31 else np.int64)
+    first = np.empty(m, dtype=bool)   # the first element of its group
+    first[0] = True
+    np.not_equal(ids[1:], ids[:-1], out=first[1:])
+    last = np.empty(m, dtype=bool)
+    last[-1] = True
+    last[:-1] = first[1:]
     kinds = kind[order]
-    calls = np.maximum.accumulate(np.where(kinds == CALL, step, -1))
-    before = np.r_[-1, calls[:-1]]
-    prev_call[order] = np.where(before >= first, order[np.maximum(before, 0)], -1)
-    results = np.minimum.accumulate(np.where(kinds == RESULT, step, m)[::-1])[::-1]
-    after = np.r_[results[1:], m]
-    next_result[order] = np.where(after <= last, order[np.minimum(after, m - 1)], -1)
+    places = order.astype(dtype, copy=False)
+    prev_call[order] = _nearest_before(kinds == CALL, first, step, places)
+    next_result[order[::-1]] = _nearest_before((kinds == RESULT)[::-1], last[::-1], step,
+                                               places[::-1])
     return prev_call, next_result
+
+
+def _nearest_before(flag: np.ndarray, first: np.ndarray, step: np.ndarray,
+                    places: np.ndarray) -> np.ndarray:
+    """For each element, ``places`` of the nearest flagged element before it in its group
+    (-1: none). The running maximum of the flagged steps never looks back past the group's
+    first element: a step found before it belongs to an earlier group."""
+    seen = np.where(flag, step, -1)
+    np.maximum.accumulate(seen, out=seen)
+    start = np.where(first, step, 0)
+    np.maximum.accumulate(start, out=start)
+    before = np.empty_like(seen)
+    before[0] = -1
+    before[1:] = seen[:-1]
+    return np.where(before >= start, places[before], -1)   # places[-1]: masked out
 
 
 def _pair_groups(kind: np.ndarray, call: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
