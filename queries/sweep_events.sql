@@ -1,11 +1,9 @@
--- Every event of the corpus for the sweep, sorted by session and then in the order being
--- viewed (the ORDER marker holds its sort key), so that row i is the event at global
--- position i: session id (the caller numbers the sessions where it changes), kind code,
--- cost (FORMAT.md), and hashed keys: (session, call id) for CALL/RESULT events with an id,
--- (session, user) and (session, turn) where user_id / turn are given (AUDITS.md key
--- collapse), the message_id (framework strategies count messages), the archived flag and
--- the import position. NULL keys stay NULL: the caller reads their validity.
-SELECT e.session_id, e.eid,
+-- Every event of the corpus for the sweep, in no particular order (sweep_order places each
+-- row by its eid): kind code, cost (FORMAT.md), and hashed keys: (session, call id) for
+-- CALL/RESULT events with an id, (session, user) and (session, turn) where user_id / turn
+-- are given (AUDITS.md key collapse), the message_id (framework strategies count messages),
+-- and the archived flag. NULL keys stay NULL: the caller reads their validity.
+SELECT e.eid,
     CAST(enum_code(e.kind) AS TINYINT) AS kind,
     coalesce(e.tokens, /*BPE*/, floor(e.cjk_chars / $cjk_ratio + e.other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
     CASE WHEN e.call_id IS NOT NULL AND e.kind IN ('CALL', 'RESULT')
@@ -16,4 +14,3 @@ SELECT e.session_id, e.eid,
     CASE WHEN e.user_id IS NOT NULL AND e.turn IS NOT NULL
          THEN hash(e.session_id, e.turn) END AS turn_key
 FROM events e /*BPEJOIN*/
-ORDER BY e.session_id, /*ORDER*/
