@@ -86,10 +86,11 @@ def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
     by_g = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
     calls = pair_order(call_key, has_id, by_g, offsets[:-1])
     prev_call, next_result = pairs_in_groups(kind, calls, call_key[calls], dtype=np.int32)
+    eid = sorted_eids.astype(np.int64, copy=False)
     corpus = Corpus(offsets, by_g, kind, cost, has_id, prev_call, next_result,
                     user_key if has_user.any() else None,
                     turn_key if has_turn.any() else None, call_key,
-                    message_key, has_message, archived, sorted_eids.astype(np.int64, copy=False), calls)
+                    message_key, has_message, archived, eid, calls)
     return corpus, len(counts)
 
 
