@@ -1,14 +1,9 @@
--- Every event of the corpus for the sweep, in no particular order: session number,
--- 0-based position in the order being viewed (the ORDER marker holds its sort key), kind
--- code, cost (FORMAT.md), and hashed keys: (session, call id) for CALL/RESULT events with
--- an id, (session, user) and (session, turn) where user_id / turn are given (AUDITS.md key
--- collapse), the message_id (framework strategies count messages) and the archived flag. The caller places each row at offset(session) + pos: no final sort is needed.
-WITH numbered AS (
-    SELECT session_id, row_number() OVER (ORDER BY session_id) - 1 AS session_no
-    FROM (SELECT DISTINCT session_id FROM events)
-)
-SELECT n.session_no, e.eid,
-    row_number() OVER (PARTITION BY e.session_id ORDER BY /*ORDER*/) - 1 AS pos,
+-- Every event of the corpus for the sweep, in no particular order (sweep_order places each
+-- row by its eid): kind code, cost (FORMAT.md), and hashed keys: (session, call id) for
+-- CALL/RESULT events with an id, (session, user) and (session, turn) where user_id / turn
+-- are given (AUDITS.md key collapse), the message_id (framework strategies count messages),
+-- and the archived flag. NULL keys stay NULL: the caller reads their validity.
+SELECT e.eid,
     CAST(enum_code(e.kind) AS TINYINT) AS kind,
     coalesce(e.tokens, /*BPE*/, floor(e.cjk_chars / $cjk_ratio + e.other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
     CASE WHEN e.call_id IS NOT NULL AND e.kind IN ('CALL', 'RESULT')
@@ -18,4 +13,4 @@ SELECT n.session_no, e.eid,
     e.eid IN (SELECT eid FROM event_details WHERE archived) AS archived,
     CASE WHEN e.user_id IS NOT NULL AND e.turn IS NOT NULL
          THEN hash(e.session_id, e.turn) END AS turn_key
-FROM events e JOIN numbered n USING (session_id) /*BPEJOIN*/
+FROM events e /*BPEJOIN*/

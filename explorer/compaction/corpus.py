@@ -15,6 +15,7 @@ from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, USER, pairs_in_
 from explorer.compaction.positions import next_flagged
 from explorer.model import ORDER_KEYS, CostSettings, Order
 from explorer.store.db import Db
+from explorer.store.transaction import transaction
 from explorer.tokens import counts as token_counts
 
 
@@ -34,111 +35,154 @@ class Corpus:
     has_message: np.ndarray
     archived: np.ndarray     # the writer marked the event as out of the model's view
     eid: np.ndarray          # import position of each event (to join transform costs)
+    #: pair_order(call_key, has_id, session, start), when the caller has it already
+    call_order: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        n_all = len(self.kind)
         self.sizes = np.diff(self.offsets)
         self.ends = self.offsets[1:]
         self.start = self.offsets[:-1]
-        g = np.arange(n_all)
+        if self.call_order is None:
+            self.call_order = pair_order(self.call_key, self.has_id, self.session, self.start)
         # suffix_from[g]: cost of the events at g and after, in its session
         total = np.r_[0, np.cumsum(self.cost)]
         self.total = total
-        self.suffix_from = total[self.ends[self.session]] - total[g]
+        self.suffix_from = np.repeat(total[self.ends], self.sizes) - total[:-1]
         # Positions and counts fit in 32 bits (a corpus under 2**31 events): half the memory.
-        self.turn_start = _turn_start(self.kind == USER, self.start).astype(np.int32)
-        self.next_user = next_flagged(self.kind == USER, self.ends).astype(np.int32)
+        is_user = self.kind == USER
+        self.turn_start = _turn_start(is_user, self.start)
+        self.next_user = next_flagged(is_user, self.ends, np.int32)
         self.content = np.isin(self.kind, CONTENT_KINDS)
         self.content_prefix = np.r_[0, np.cumsum(self.content, dtype=np.int32)]
         dangling = (self.kind == CALL) & self.has_id & (self.next_result < 0)
         self.dangling_prefix = np.r_[0, np.cumsum(dangling, dtype=np.int32)]
         heads = (self.kind == RESULT) & self.has_id
-        self.after_heads = next_flagged(~heads, self.ends).astype(np.int32)
-        del g
+        self.after_heads = next_flagged(~heads, self.ends, np.int32)
         res = np.flatnonzero(heads)
         self.results = (res, self.session[res], self.prev_call[res])
-        self.dup_ids = _second_last_per_group(self.call_key, self.kind == CALL, self.session)
+        self.dup_ids = _second_last_per_group(self.call_order, self.call_key,
+                                              self.kind == CALL, self.session)
         self.mixed = _mixed_positions(self.user_key, self.session, len(self.sizes))
         self.turn_groups = _turn_collision_positions(self.turn_key, self.user_key, self.session)
 
 
 def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
-    """Fetch the corpus in ``order``; returns it and the number of sessions."""
+    """Fetch the corpus in ``order``; returns it and the number of sessions.
+
+    DuckDB sorts only the eids (sweep_order); the columns come unsorted, a batch at a
+    time (sweep_events), and numpy places each row at its event's global position: the
+    sort moves 8 bytes a row instead of every column, and no whole result is held twice.
+    The three statements read one snapshot (a transaction)."""
+    import queries
     token_counts.ensure(db, settings)
-    rows = db.con.execute(_render(order, settings), settings.params()).fetchnumpy()
-    session = np.asarray(rows["session_no"], dtype=np.int64)
-    counts = np.bincount(session) if len(session) else np.zeros(0, dtype=np.int64)
+    with transaction(db.con):
+        counts = db.con.execute(queries.load("sweep_sessions")).fetchnumpy()["events"]
+        sorted_eids = db.con.execute(queries.render(
+            "sweep_order", order=ORDER_KEYS[Order(order)])).fetchnumpy()["eid"]
+        columns = _placed_columns(db, settings, sorted_eids)
+    counts = np.asarray(counts, dtype=np.int64)
     offsets = np.r_[0, np.cumsum(counts)].astype(np.int64)
-    g = offsets[session] + np.asarray(rows["pos"], dtype=np.int64)
-    n = len(g)
-
-    def place(values, dtype, fill=0):
-        out = np.full(n, fill, dtype=dtype)
-        out[g] = values
-        return out
-
-    kind = place(np.asarray(rows.pop("kind")), np.int8)
-    cost = place(np.asarray(rows.pop("cost")), np.int64)
-    call_key, has_id = _masked(rows.pop("call_key"), g, n)
-    user_key, has_user = _masked(rows.pop("user_key"), g, n)
-    turn_key, has_turn = _masked(rows.pop("turn_key"), g, n)
-    message_key, has_message = _masked(rows.pop("message_key"), g, n)
-    archived = place(np.asarray(rows.pop("archived")), bool, False)
-    eid = place(np.asarray(rows.pop("eid")), np.int64)
-    rows.clear()
+    (kind, cost, archived), keys = columns
+    (call_key, has_id), (user_key, has_user), (turn_key, has_turn), (message_key, has_message) = keys
     by_g = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
-    prev_call, next_result = (a.astype(np.int32) for a in _pairs(call_key, has_id, kind))
+    calls = pair_order(call_key, has_id, by_g, offsets[:-1])
+    prev_call, next_result = pairs_in_groups(kind, calls, call_key[calls], dtype=np.int32)
+    eid = sorted_eids.astype(np.int64, copy=False)
     corpus = Corpus(offsets, by_g, kind, cost, has_id, prev_call, next_result,
                     user_key if has_user.any() else None,
-                    turn_key if has_turn.any() else None, np.where(has_id, call_key, 0),
-                    message_key, has_message, archived, eid)
+                    turn_key if has_turn.any() else None, call_key,
+                    message_key, has_message, archived, eid, calls)
     return corpus, len(counts)
 
 
-def _render(order: Order, settings: CostSettings) -> str:
+#: The plain columns of sweep_events and their dtypes; then its nullable UBIGINT keys.
+_PLAIN = (("kind", np.int8), ("cost", np.int64), ("archived", bool))
+_KEYS = ("call_key", "user_key", "turn_key", "message_key")
+
+
+def _placed_columns(db: Db, settings: CostSettings, sorted_eids: np.ndarray):
+    """The columns of sweep_events at each event's place in ``sorted_eids``: the plain ones,
+    and each key with its presence (0 / False where NULL). Columns start as zeros, whose
+    pages the system maps only once written: a key no event has costs no memory."""
     import queries
-    return queries.render("sweep_events", order=ORDER_KEYS[Order(order)], **settings.fragments())
+    n = len(sorted_eids)
+    place = np.zeros(int(sorted_eids.max(initial=-1)) + 1, dtype=np.int32)
+    place[sorted_eids] = np.arange(n, dtype=np.int32)
+    plain = [np.zeros(n, dtype=dtype) for _, dtype in _PLAIN]
+    keys = [(np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=bool)) for _ in _KEYS]
+    text = queries.render("sweep_events", **settings.fragments())
+    for batch in db.con.sql(text, params=settings.params()).to_arrow_reader(1 << 20):
+        g = place[batch.column("eid").to_numpy()]
+        for (name, _), out in zip(_PLAIN, plain):
+            out[g] = batch.column(name).to_numpy(zero_copy_only=False)
+        for name, (values, present) in zip(_KEYS, keys):
+            column = batch.column(name)
+            if column.null_count == len(column):
+                continue
+            valid = column.is_valid().to_numpy(zero_copy_only=False)
+            present[g] = valid
+            values[g[valid]] = column.drop_null().to_numpy()
+    return plain, keys
 
 
-def _masked(column, g: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """A nullable UBIGINT column placed at g: values (0 where null) and presence."""
-    present = ~np.ma.getmaskarray(column)
-    values = np.zeros(n, dtype=np.uint64)
-    flags = np.zeros(n, dtype=bool)
-    values[g[present]] = np.ma.getdata(column)[present]
-    flags[g[present]] = True
-    return values, flags
-
-
-def pair_order(key: np.ndarray, has_id: np.ndarray) -> np.ndarray:
+def pair_order(key: np.ndarray, has_id: np.ndarray, session: np.ndarray | None = None,
+               start: np.ndarray | None = None) -> np.ndarray:
     """CALL/RESULT events with an id grouped by (session, call id) -- by a 64-bit hash of
-    the two -- sorted stably so that positions stay ascending within each group."""
+    the two -- with positions ascending within each group: ``idx[np.argsort(key[idx],
+    kind="stable")]`` but for the order of the groups. Given each event's ``session`` and
+    each session's ``start``, the groups come session by session, so that what reads the
+    events in this order stays inside one session's stretch of memory at a time.
+
+    Found by one sort of (session, high bits of the key, position in the session) packed
+    in a uint64 -- far faster than an argsort -- and a full re-sort of the rare runs where
+    two keys that share those high bits met."""
     idx = np.flatnonzero(has_id)
-    return idx[np.argsort(key[idx], kind="stable")]
-
-
-def _pairs(key: np.ndarray, has_id: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """AUDITS.md pairing over the corpus."""
-    order = pair_order(key, has_id)
-    return pairs_in_groups(kind, order, key[order])
+    if session is None or start is None:  # the corpus as one session
+        session, start = np.zeros(len(key), dtype=np.int32), np.zeros(1, dtype=np.int64)
+    owner = session[idx]
+    pos = idx - start[owner]
+    pos_bits = int(pos.max(initial=0)).bit_length()
+    session_bits = max(len(start) - 1, 0).bit_length()
+    hash_bits = 64 - session_bits - pos_bits   # >= 2 for a corpus under 2**31 events
+    packed = ((key[idx] >> np.uint64(64 - hash_bits)) << np.uint64(pos_bits)) | pos.astype(np.uint64)
+    if session_bits:
+        packed |= owner.astype(np.uint64) << np.uint64(64 - session_bits)
+    del owner, pos
+    packed.sort()
+    run = packed >> np.uint64(pos_bits)   # (session, high bits of the key)
+    order = start[(packed >> np.uint64(64 - session_bits)).astype(np.int64)] if session_bits \
+        else np.full(len(packed), start[0], dtype=np.int64)
+    order += (packed & np.uint64((1 << pos_bits) - 1)).astype(np.int64)
+    del packed
+    if len(order) < 2:
+        return order
+    same_run = run[1:] == run[:-1]
+    full = key[order]
+    met = same_run & (full[1:] != full[:-1])
+    if met.any():
+        runs = np.cumsum(np.r_[True, ~same_run])
+        slots = np.flatnonzero(np.isin(runs, runs[1:][met]))
+        order[slots] = order[slots][np.lexsort((order[slots], full[slots], runs[slots]))]
+    return order
 
 
 def _turn_start(is_user, start):
     """Global index of the USER opening the turn of g (its session's start: preamble).
     Each session's first event carries its start as a floor, so a USER of the previous
     session never reaches forward."""
-    marks = np.where(is_user, np.arange(len(is_user)), -1)
+    marks = np.where(is_user, np.arange(len(is_user), dtype=np.int32), -1)
     marks[start] = np.maximum(marks[start], start)
-    return np.maximum.accumulate(marks) if len(marks) else marks
+    np.maximum.accumulate(marks, out=marks)
+    return marks
 
 
-def _second_last_per_group(key, member, session):
+def _second_last_per_group(order, key, member, session):
     """(session, position) of the second-to-last member of each key group that has two:
-    a call id is carried by two CALLs of a view once the view reaches back to that CALL."""
-    idx = np.flatnonzero(member & (key != 0))
-    if not len(idx):
+    a call id is carried by two CALLs of a view once the view reaches back to that CALL.
+    ``order``: positions grouped by key, ascending in each group (every member among them)."""
+    order = order[member[order] & (key[order] != 0)]
+    if not len(order):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    order = idx[np.argsort(key[idx], kind="stable")]
     k = key[order]
     last = np.flatnonzero(np.r_[k[1:] != k[:-1], True])
     before = last - 1

@@ -100,33 +100,45 @@ def _pairs(kind: np.ndarray, call: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return pairs_in_groups(kind, order, call[order])
 
 
-def pairs_in_groups(kind: np.ndarray, order: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def pairs_in_groups(kind: np.ndarray, order: np.ndarray, ids: np.ndarray,
+                    dtype=np.int64) -> tuple[np.ndarray, np.ndarray]:
     """AUDITS.md pairing, given the CALL/RESULT events with an id grouped by id (``ids``)
-    with positions ascending inside each group (``order``).
-
-    A running maximum whose key is offset by the group number never carries a value from
-    one group into the next: one pass forward finds the nearest earlier CALL, one pass
-    backward the nearest later RESULT.
-    """
-    n = len(kind)
-    prev_call = np.full(n, -1, dtype=np.int64)
-    next_result = np.full(n, -1, dtype=np.int64)
-    if not len(order):
+    with positions ascending inside each group (``order``): the nearest earlier CALL and
+    the nearest later RESULT of each (-1: none), as ``dtype``. The later RESULT is the
+    earlier CALL's search run over the reversed order."""
+    n, m = len(kind), len(order)
+    prev_call = np.full(n, -1, dtype=dtype)
+    next_result = np.full(n, -1, dtype=dtype)
+    if not m:
         return prev_call, next_result
-    group = np.cumsum(np.r_[True, ids[1:] != ids[:-1]]) - 1
-    same = np.r_[False, group[1:] == group[:-1]]
-    base = group * (n + 1)
-    run = np.maximum.accumulate(base + np.where(kind[order] == CALL, order + 1, 0))
-    prev_call[order] = np.where(same, np.r_[-1, run[:-1]] - base - 1, -1)
-    back = order[::-1]
-    back_group = group[::-1]
-    back_base = (group[-1] - back_group) * (n + 1)
-    step = np.arange(len(back))
-    run = np.maximum.accumulate(back_base + np.where(kind[back] == RESULT, step + 1, 0))
-    same_back = np.r_[False, back_group[1:] == back_group[:-1]]
-    seen = np.where(same_back, np.r_[-1, run[:-1]] - back_base - 1, -1)
-    next_result[back] = np.where(seen >= 0, back[np.maximum(seen, 0)], -1)
+    step = np.arange(m, dtype=np.int32 if m < 2**31 else np.int64)
+    first = np.empty(m, dtype=bool)   # the first element of its group
+    first[0] = True
+    np.not_equal(ids[1:], ids[:-1], out=first[1:])
+    last = np.empty(m, dtype=bool)
+    last[-1] = True
+    last[:-1] = first[1:]
+    kinds = kind[order]
+    places = order.astype(dtype, copy=False)
+    prev_call[order] = _nearest_before(kinds == CALL, first, step, places)
+    next_result[order[::-1]] = _nearest_before((kinds == RESULT)[::-1], last[::-1], step,
+                                               places[::-1])
     return prev_call, next_result
+
+
+def _nearest_before(flag: np.ndarray, first: np.ndarray, step: np.ndarray,
+                    places: np.ndarray) -> np.ndarray:
+    """For each element, ``places`` of the nearest flagged element before it in its group
+    (-1: none). The running maximum of the flagged steps never looks back past the group's
+    first element: a step found before it belongs to an earlier group."""
+    seen = np.where(flag, step, -1)
+    np.maximum.accumulate(seen, out=seen)
+    start = np.where(first, step, 0)
+    np.maximum.accumulate(start, out=start)
+    before = np.empty_like(seen)
+    before[0] = -1
+    before[1:] = seen[:-1]
+    return np.where(before >= start, places[before], -1)   # places[-1]: masked out
 
 
 def _pair_groups(kind: np.ndarray, call: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
