@@ -6,8 +6,6 @@ Composition only: the work is done by :mod:`explorer` functions run in :mod:`wid
 
 from __future__ import annotations
 
-from functools import partial
-
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
@@ -27,11 +25,11 @@ from explorer.store.db import Store
 from widgets.dialogs import about_box, file_errors_box
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
+from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
 from widgets.rejected_dialog import RejectedDialog
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
-from widgets.tasks import import_summary, import_task
 from widgets.texts import LOG_FILTER, TABS
 from widgets.window_chrome import JobStatus, ViewToolbar, WindowMenus
 from widgets.window_state import WindowState
@@ -60,7 +58,6 @@ class MainWindow(QMainWindow):
         self.state = WindowState(order, self)
         self.last_report: ImportReport | None = None
         self.error_box: QMessageBox | None = None
-        self._import: Worker | None = None
         self._pending_event: dict | None = None
         self._closed = False
 
@@ -94,6 +91,11 @@ class MainWindow(QMainWindow):
         self.cancel_button.clicked.connect(self.cancel_jobs)
         self.report_button.clicked.connect(self.show_last_report)
         self.jobs.busy_changed.connect(self.job_status.set_busy)
+        self.importer = ImportJob(store, self.jobs, self.job_status, self.statusBar(), self)
+        self.importer.running_changed.connect(self._on_importer_running_changed)
+        self.importer.finished.connect(self._on_importer_finished)
+        self.importer.failed.connect(self._on_importer_failed)
+        self.importer.ended.connect(self.import_ended)
 
     # -- building -------------------------------------------------------------------------
     def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:
@@ -152,18 +154,7 @@ class MainWindow(QMainWindow):
     # -- public ---------------------------------------------------------------------------
     def import_paths(self, paths: list[str]) -> Worker | None:
         """Import ``paths`` in the background, then recompute the audit; None when busy."""
-        if not paths or self._import is not None:
-            return None
-        worker = Worker(partial(import_task, self.store, [str(p) for p in paths]), "import")
-        worker.signals.progressed.connect(self.job_status.set_progress)
-        worker.signals.finished.connect(self._on_import_finished)
-        worker.signals.failed.connect(self._on_import_failed)
-        worker.signals.cancelled.connect(self._on_import_cancelled)
-        self._import = worker
-        self.open_action.setEnabled(False)
-        self.job_status.set_indeterminate()
-        self.statusBar().showMessage(f"Importing {len(paths):,} file(s)…")
-        return self.jobs.start(worker)
+        return self.importer.start(paths)
 
     @property
     def order(self) -> Order:
@@ -272,40 +263,28 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_sessions_audit_started(self) -> None:
-        if self._import is None:  # an import shows its own progress
+        if not self.importer.running():  # an import shows its own progress
             self.job_status.set_indeterminate()
 
+    @Slot(bool)
+    def _on_importer_running_changed(self, running: bool) -> None:
+        self.open_action.setEnabled(not running)
+        if not running and not self._closed:
+            self.refresh_audit(at_once=False)  # shown after import_ended, like a new audit
+
     @Slot(object)
-    def _on_import_finished(self, report: ImportReport) -> None:
-        self._import_done()
+    def _on_importer_finished(self, report: ImportReport) -> None:
         self.last_report = report
         self.recent.add([f.path for f in report.files])
-        self.statusBar().showMessage(import_summary(report))
         self.report_button.show()
         if report.errors:
             self._show_file_errors([str(e) for e in report.errors])
         elif report.rejected:
             self.show_rejected()
-        self.import_ended.emit("finished")
 
     @Slot(object)
-    def _on_import_failed(self, exc: Exception) -> None:
-        self._import_done()
-        self.statusBar().showMessage(f"Import failed: {reason(exc)}")
+    def _on_importer_failed(self, exc: Exception) -> None:
         self._show_file_errors([reason(exc)])
-        self.import_ended.emit("failed")
-
-    @Slot()
-    def _on_import_cancelled(self) -> None:
-        self._import_done()
-        self.statusBar().showMessage("Import cancelled; files read before it are kept")
-        self.import_ended.emit("cancelled")
-
-    def _import_done(self) -> None:
-        self._import = None
-        self.open_action.setEnabled(True)
-        if not self._closed:
-            self.refresh_audit(at_once=False)  # shown after import_ended, like a new audit
 
     @Slot(object)
     def _on_sessions_shown(self, order: Order) -> None:
