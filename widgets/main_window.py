@@ -12,9 +12,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
     QMessageBox,
-    QSplitter,
-    QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -30,8 +27,8 @@ from widgets.import_report_dialog import show_import_report
 from widgets.rejected_dialog import RejectedDialog
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
-from widgets.texts import LOG_FILTER, TABS
-from widgets.window_chrome import JobStatus, ViewToolbar, WindowMenus
+from widgets.texts import LOG_FILTER
+from widgets.window_chrome import JobStatus, PanelArea, ViewToolbar, WindowMenus
 from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
 from widgets.workspace import Workspace
@@ -46,10 +43,13 @@ class MainWindow(QMainWindow):
     Signals:
         import_ended(str): an import ended: ``"finished"``, ``"cancelled"`` or ``"failed"``.
         audit_shown(object): the table now shows the audit in this :class:`Order`.
+        database_requested(str): the user picked this database in File → Open Recent (the
+            application opens it in a new window, :func:`widgets.app.run`).
     """
 
     import_ended = Signal(str)
     audit_shown = Signal(object)
+    database_requested = Signal(str)
 
     def __init__(self, store: Store, order: Order = Order.SEQ,
                  parent: QWidget | None = None) -> None:
@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
         self.open_action, self.recent = menus.open_action, menus.recent
         menus.open_action.triggered.connect(self.open_files)
         menus.recent.open_requested.connect(self.import_paths)
+        menus.recent.database_requested.connect(self.database_requested)
         menus.rejected_action.triggered.connect(self.show_rejected)
         menus.import_report_action.triggered.connect(self.show_last_report)
         menus.quit_action.triggered.connect(self.close)
@@ -129,27 +130,9 @@ class MainWindow(QMainWindow):
         menus.tab_requested.connect(self._on_menus_tab_requested)
 
     def _build_central(self) -> None:
-        central = QWidget(self)
-        layout = QVBoxLayout(central)
-        layout.setContentsMargins(4, 0, 4, 0)
-        self.left_tabs = QTabWidget(central)
-        self.left_tabs.addTab(self.table, "Sessions")
-        self.main_tabs = QTabWidget(central)
-        for tabs, panel in self._panels:
-            widget = self.left_tabs if tabs == "left" else self.main_tabs
-            title, tip = TABS[type(panel).__name__]
-            index = widget.addTab(panel, title)
-            if tip:
-                widget.setTabToolTip(index, tip)
-        split = QSplitter(Qt.Orientation.Horizontal, central)
-        split.addWidget(self.left_tabs)
-        split.addWidget(self.main_tabs)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 3)
-        split.setSizes([430, 1170])
-        layout.addWidget(self.totals)
-        layout.addWidget(split, 1)
-        self.setCentralWidget(central)
+        area = PanelArea(self.totals, self.table, self._panels, self)
+        self.left_tabs, self.main_tabs, self.splitter = area.left_tabs, area.main_tabs, area.splitter
+        self.setCentralWidget(area)
 
     # -- public ---------------------------------------------------------------------------
     def import_paths(self, paths: list[str]) -> Worker | None:
