@@ -44,7 +44,7 @@ def make_window(paths: list[str], db: str | None = None, order: Order | None = O
     None), saves itself there on close and offers ``db`` in File → Open Recent."""
     application()
     store = Store(db)
-    window = MainWindow(store, Order(order or Order.SEQ))
+    window = MainWindow(store, Order(order or Order.SEQ), settings=settings)
     if settings is not None:
         window.saved_state = SavedState(window, settings)
         window.saved_state.restore(order=order is None)

@@ -6,7 +6,7 @@ Composition only: the work is done by :mod:`explorer` functions run in :mod:`wid
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -38,7 +38,8 @@ class MainWindow(QMainWindow):
     """The Turnscope window over one :class:`Store`, which it owns and closes on close.
 
     The panels share a :class:`WindowState` (order, cost settings, compaction settings,
-    selected session): each connects itself to it in its ``observe(state)``.
+    selected session): each connects itself to it in its ``observe(state)``. ``settings``:
+    where File → Open Recent keeps its entries (default: the application's).
 
     Signals:
         import_ended(str): an import ended: ``"finished"``, ``"cancelled"`` or ``"failed"``.
@@ -51,8 +52,8 @@ class MainWindow(QMainWindow):
     audit_shown = Signal(object)
     database_requested = Signal(str)
 
-    def __init__(self, store: Store, order: Order = Order.SEQ,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, store: Store, order: Order = Order.SEQ, parent: QWidget | None = None,
+                 settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.store = store
         self.state = WindowState(order, self)
@@ -83,7 +84,7 @@ class MainWindow(QMainWindow):
         self.resize(1600, 1000)
         self._build_toolbar()
         self._build_central()
-        self._build_menus()
+        self._build_menus(settings)
         self.job_status = JobStatus(self.statusBar())
         self.progress = self.job_status.progress
         self.cancel_button = self.job_status.cancel_button
@@ -117,8 +118,8 @@ class MainWindow(QMainWindow):
         self.order_box.order_picked.connect(self.state.set_order)
         self.state.order_changed.connect(self.order_box.set_order)
 
-    def _build_menus(self) -> None:
-        menus = WindowMenus(self.menuBar(), self.workspace, self)
+    def _build_menus(self, settings: QSettings | None) -> None:
+        menus = WindowMenus(self.menuBar(), self.workspace, self, settings)
         self.open_action, self.recent = menus.open_action, menus.recent
         menus.open_action.triggered.connect(self.open_files)
         menus.recent.open_requested.connect(self.import_paths)

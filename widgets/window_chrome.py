@@ -5,7 +5,7 @@ the signals the window connects; none knows the window.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -45,15 +45,17 @@ class WindowMenus(QObject):
 
     tab_requested = Signal(str, int)
 
-    def __init__(self, bar: QMenuBar, tree: QObject, parent: QWidget) -> None:
-        """``tree``: the object offering the slots named in :data:`TREE_ENTRIES`."""
+    def __init__(self, bar: QMenuBar, tree: QObject, parent: QWidget,
+                 settings: QSettings | None = None) -> None:
+        """``tree``: the object offering the slots named in :data:`TREE_ENTRIES`;
+        ``settings``: where Open Recent keeps its entries (default: the application's)."""
         super().__init__(parent)
         file_menu = bar.addMenu("&File")
         self.open_action = self._action(
             "&Open…", parent, "Import one or more session logs (also: drop files on the window)",
             QKeySequence.StandardKey.Open)
         file_menu.addAction(self.open_action)
-        self.recent = RecentFiles(file_menu.addMenu("Open &Recent"), parent=parent)
+        self.recent = RecentFiles(file_menu.addMenu("Open &Recent"), settings, parent)
         self.rejected_action = self._action(
             "&Rejected lines…", parent, "The input lines that could not be imported, as text")
         self.import_report_action = self._action(
