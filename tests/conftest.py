@@ -7,6 +7,8 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The log file (explorer.log_setup) goes to a temporary folder, never the user's own.
 os.environ["TURNSCOPE_STATE_DIR"] = __import__("tempfile").mkdtemp(prefix="turnscope-state-")
+# So are the window's settings (widgets.saved_state): the user's are never read nor written.
+os.environ["TURNSCOPE_CONFIG_DIR"] = __import__("tempfile").mkdtemp(prefix="turnscope-config-")
 
 from pathlib import Path  # noqa: E402
 

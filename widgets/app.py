@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 from importlib import resources
+from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, QSettings, Qt, Slot
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -13,6 +14,8 @@ from explorer.model import Order
 from explorer.store.db import Store, StoreError
 from explorer.store.durability import unfinished_message
 from widgets.main_window import MainWindow
+from widgets.qt_environment import install_message_filter, use_utf8_locale
+from widgets.saved_state import SavedState, app_settings, fit_to_screen
 
 APP_NAME = "Turnscope"
 
@@ -21,6 +24,8 @@ def application() -> QApplication:
     """The running QApplication, created (named "Turnscope") if there is none yet."""
     app = QApplication.instance()
     if app is None:
+        use_utf8_locale()
+        install_message_filter()
         app = QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
@@ -30,12 +35,21 @@ def application() -> QApplication:
     return app  # type: ignore[return-value]
 
 
-def make_window(paths: list[str], db: str | None = None, order: Order = Order.SEQ) -> MainWindow:
+def make_window(paths: list[str], db: str | None = None, order: Order | None = Order.SEQ,
+                settings: QSettings | None = None) -> MainWindow:
     """A window on the database ``db`` (in memory when None), importing ``paths`` in the
-    background; not shown. Raises :class:`StoreError` when ``db`` cannot be used."""
+    background; not shown. Raises :class:`StoreError` when ``db`` cannot be used.
+
+    With ``settings``, the window shows what they saved (the saved order when ``order`` is
+    None), saves itself there on close and offers ``db`` in File → Open Recent."""
     application()
     store = Store(db)
-    window = MainWindow(store, Order(order))
+    window = MainWindow(store, Order(order or Order.SEQ), settings=settings)
+    if settings is not None:
+        window.saved_state = SavedState(window, settings)
+        window.saved_state.restore(order=order is None)
+        if db:
+            window.recent.add_database(db)
     # A database of an older schema is rebuilt from the files it was made from.
     sources = list(dict.fromkeys([*store.rebuild_sources, *map(str, paths)]))
     if sources:
@@ -62,17 +76,59 @@ def _unfinished_box(window: MainWindow, paths: list[str]) -> QMessageBox:
     return box
 
 
-def run(paths: list[str], db: str | None = None, order: Order = Order.SEQ) -> int:
-    """Open the window and run the event loop; the exit status (2: unusable database)."""
+class WindowHost(QObject):
+    """Holds the window of :func:`run`: a database picked in File → Open Recent opens in a
+    new window, which replaces this one (kept when that database cannot be opened)."""
+
+    def __init__(self, window: MainWindow, settings: QSettings) -> None:
+        super().__init__()
+        self.settings = settings
+        self.window = window
+        self._adopt(window)
+
+    def _adopt(self, window: MainWindow) -> None:
+        self.window = window
+        window.database_requested.connect(self.open_database)
+        application().aboutToQuit.connect(window.shutdown)
+
+    @Slot(str)
+    def open_database(self, path: str) -> MainWindow | None:
+        current = self.window.store.path
+        if current is not None and current.resolve() == Path(path).resolve():
+            self.window.statusBar().showMessage(f"{path} is the database open")
+            return None
+        self.window.saved_state.save()  # the new window starts from this one's state
+        try:
+            window = make_window([], path, None, self.settings)
+        except StoreError as exc:
+            self.window.error_box = _database_error_box(exc, self.window)
+            return None
+        old = self.window
+        self._adopt(window)
+        fit_to_screen(window)
+        window.show()
+        old.close()
+        return window
+
+
+def _database_error_box(exc: StoreError, parent: MainWindow | None = None) -> QMessageBox:
+    box = QMessageBox(QMessageBox.Icon.Critical, APP_NAME, "", parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(f"Cannot open the database:\n\n{exc}")
+    return box
+
+
+def run(paths: list[str], db: str | None = None, order: Order | None = None) -> int:
+    """Open the window (fitted to the screen, as the user left it) and run the event loop;
+    the exit status (2: unusable database). ``order`` None: the saved order, else seq."""
     app = application()
+    settings = app_settings()
     try:
-        window = make_window(paths, db, order)
+        window = make_window(paths, db, order, settings)
     except StoreError as exc:
-        box = QMessageBox(QMessageBox.Icon.Critical, APP_NAME, "")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(f"Cannot open the database:\n\n{exc}")
-        box.exec()
+        _database_error_box(exc).exec()
         return 2
-    app.aboutToQuit.connect(window.shutdown)
-    window.show()
+    host = WindowHost(window, settings)
+    fit_to_screen(host.window)
+    host.window.show()
     return app.exec()

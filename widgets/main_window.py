@@ -6,17 +6,12 @@ Composition only: the work is done by :mod:`explorer` functions run in :mod:`wid
 
 from __future__ import annotations
 
-from functools import partial
-
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
     QMessageBox,
-    QSplitter,
-    QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -27,13 +22,13 @@ from explorer.store.db import Store
 from widgets.dialogs import about_box, file_errors_box
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
+from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
 from widgets.rejected_dialog import RejectedDialog
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
-from widgets.tasks import import_summary, import_task
-from widgets.texts import LOG_FILTER, TABS
-from widgets.window_chrome import JobStatus, ViewToolbar, WindowMenus
+from widgets.texts import LOG_FILTER
+from widgets.window_chrome import JobStatus, PanelArea, ViewToolbar, WindowMenus
 from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
 from widgets.workspace import Workspace
@@ -43,24 +38,27 @@ class MainWindow(QMainWindow):
     """The Turnscope window over one :class:`Store`, which it owns and closes on close.
 
     The panels share a :class:`WindowState` (order, cost settings, compaction settings,
-    selected session): each connects itself to it in its ``observe(state)``.
+    selected session): each connects itself to it in its ``observe(state)``. ``settings``:
+    where File → Open Recent keeps its entries (default: the application's).
 
     Signals:
         import_ended(str): an import ended: ``"finished"``, ``"cancelled"`` or ``"failed"``.
         audit_shown(object): the table now shows the audit in this :class:`Order`.
+        database_requested(str): the user picked this database in File → Open Recent (the
+            application opens it in a new window, :func:`widgets.app.run`).
     """
 
     import_ended = Signal(str)
     audit_shown = Signal(object)
+    database_requested = Signal(str)
 
-    def __init__(self, store: Store, order: Order = Order.SEQ,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, store: Store, order: Order = Order.SEQ, parent: QWidget | None = None,
+                 settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.store = store
         self.state = WindowState(order, self)
         self.last_report: ImportReport | None = None
         self.error_box: QMessageBox | None = None
-        self._import: Worker | None = None
         self._pending_event: dict | None = None
         self._closed = False
 
@@ -86,7 +84,7 @@ class MainWindow(QMainWindow):
         self.resize(1600, 1000)
         self._build_toolbar()
         self._build_central()
-        self._build_menus()
+        self._build_menus(settings)
         self.job_status = JobStatus(self.statusBar())
         self.progress = self.job_status.progress
         self.cancel_button = self.job_status.cancel_button
@@ -94,6 +92,11 @@ class MainWindow(QMainWindow):
         self.cancel_button.clicked.connect(self.cancel_jobs)
         self.report_button.clicked.connect(self.show_last_report)
         self.jobs.busy_changed.connect(self.job_status.set_busy)
+        self.importer = ImportJob(store, self.jobs, self.job_status, self.statusBar(), self)
+        self.importer.running_changed.connect(self._on_importer_running_changed)
+        self.importer.finished.connect(self._on_importer_finished)
+        self.importer.failed.connect(self._on_importer_failed)
+        self.importer.ended.connect(self.import_ended)
 
     # -- building -------------------------------------------------------------------------
     def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:
@@ -115,11 +118,12 @@ class MainWindow(QMainWindow):
         self.order_box.order_picked.connect(self.state.set_order)
         self.state.order_changed.connect(self.order_box.set_order)
 
-    def _build_menus(self) -> None:
-        menus = WindowMenus(self.menuBar(), self.workspace, self)
+    def _build_menus(self, settings: QSettings | None) -> None:
+        menus = WindowMenus(self.menuBar(), self.workspace, self, settings)
         self.open_action, self.recent = menus.open_action, menus.recent
         menus.open_action.triggered.connect(self.open_files)
         menus.recent.open_requested.connect(self.import_paths)
+        menus.recent.database_requested.connect(self.database_requested)
         menus.rejected_action.triggered.connect(self.show_rejected)
         menus.import_report_action.triggered.connect(self.show_last_report)
         menus.quit_action.triggered.connect(self.close)
@@ -127,43 +131,14 @@ class MainWindow(QMainWindow):
         menus.tab_requested.connect(self._on_menus_tab_requested)
 
     def _build_central(self) -> None:
-        central = QWidget(self)
-        layout = QVBoxLayout(central)
-        layout.setContentsMargins(4, 0, 4, 0)
-        self.left_tabs = QTabWidget(central)
-        self.left_tabs.addTab(self.table, "Sessions")
-        self.main_tabs = QTabWidget(central)
-        for tabs, panel in self._panels:
-            widget = self.left_tabs if tabs == "left" else self.main_tabs
-            title, tip = TABS[type(panel).__name__]
-            index = widget.addTab(panel, title)
-            if tip:
-                widget.setTabToolTip(index, tip)
-        split = QSplitter(Qt.Orientation.Horizontal, central)
-        split.addWidget(self.left_tabs)
-        split.addWidget(self.main_tabs)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 3)
-        split.setSizes([430, 1170])
-        layout.addWidget(self.totals)
-        layout.addWidget(split, 1)
-        self.setCentralWidget(central)
+        area = PanelArea(self.totals, self.table, self._panels, self)
+        self.left_tabs, self.main_tabs, self.splitter = area.left_tabs, area.main_tabs, area.splitter
+        self.setCentralWidget(area)
 
     # -- public ---------------------------------------------------------------------------
     def import_paths(self, paths: list[str]) -> Worker | None:
         """Import ``paths`` in the background, then recompute the audit; None when busy."""
-        if not paths or self._import is not None:
-            return None
-        worker = Worker(partial(import_task, self.store, [str(p) for p in paths]), "import")
-        worker.signals.progressed.connect(self.job_status.set_progress)
-        worker.signals.finished.connect(self._on_import_finished)
-        worker.signals.failed.connect(self._on_import_failed)
-        worker.signals.cancelled.connect(self._on_import_cancelled)
-        self._import = worker
-        self.open_action.setEnabled(False)
-        self.job_status.set_indeterminate()
-        self.statusBar().showMessage(f"Importing {len(paths):,} file(s)…")
-        return self.jobs.start(worker)
+        return self.importer.start(paths)
 
     @property
     def order(self) -> Order:
@@ -272,40 +247,28 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_sessions_audit_started(self) -> None:
-        if self._import is None:  # an import shows its own progress
+        if not self.importer.running():  # an import shows its own progress
             self.job_status.set_indeterminate()
 
+    @Slot(bool)
+    def _on_importer_running_changed(self, running: bool) -> None:
+        self.open_action.setEnabled(not running)
+        if not running and not self._closed:
+            self.refresh_audit(at_once=False)  # shown after import_ended, like a new audit
+
     @Slot(object)
-    def _on_import_finished(self, report: ImportReport) -> None:
-        self._import_done()
+    def _on_importer_finished(self, report: ImportReport) -> None:
         self.last_report = report
         self.recent.add([f.path for f in report.files])
-        self.statusBar().showMessage(import_summary(report))
         self.report_button.show()
         if report.errors:
             self._show_file_errors([str(e) for e in report.errors])
         elif report.rejected:
             self.show_rejected()
-        self.import_ended.emit("finished")
 
     @Slot(object)
-    def _on_import_failed(self, exc: Exception) -> None:
-        self._import_done()
-        self.statusBar().showMessage(f"Import failed: {reason(exc)}")
+    def _on_importer_failed(self, exc: Exception) -> None:
         self._show_file_errors([reason(exc)])
-        self.import_ended.emit("failed")
-
-    @Slot()
-    def _on_import_cancelled(self) -> None:
-        self._import_done()
-        self.statusBar().showMessage("Import cancelled; files read before it are kept")
-        self.import_ended.emit("cancelled")
-
-    def _import_done(self) -> None:
-        self._import = None
-        self.open_action.setEnabled(True)
-        if not self._closed:
-            self.refresh_audit(at_once=False)  # shown after import_ended, like a new audit
 
     @Slot(object)
     def _on_sessions_shown(self, order: Order) -> None:

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -26,46 +25,16 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.compaction.settings import CompactionSettings
-from explorer.model import TOKENIZERS, CostSettings, Order
+from explorer.model import CostSettings, Order
 from explorer.session.data import SessionData
 from explorer.session.preview import overlay, transform_key
 from explorer.session.view_overlay import ViewOverlay
-from explorer.tokens import counts as token_counts
 from widgets.budget_control import BudgetControl
 from widgets.compare_model import CompareModel
+from widgets.estimate_inputs import estimator_box, ratio_box
 from widgets.metrics_strip import MetricsStrip
 from widgets.strategy_picker import StrategyPicker
 from widgets.texts import ORDER_TEXT
-
-
-def _ratio_box(parent: QWidget, value: float, tip: str) -> QDoubleSpinBox:
-    box = QDoubleSpinBox(parent)
-    box.setRange(0.1, 100.0)
-    box.setDecimals(2)
-    box.setSingleStep(0.1)
-    box.setValue(value)
-    box.setSuffix(" chars/token")
-    box.setKeyboardTracking(False)  # one reload when typing ends, not one per digit
-    box.setToolTip(tip)
-    return box
-
-
-def _estimator_box(parent: QWidget) -> QComboBox:
-    """The ratios, or a real tokenizer (disabled, saying why, when none is installed)."""
-    box = QComboBox(parent)
-    box.addItem("characters (ratios)", None)
-    box.setItemData(0, "FORMAT.md's estimate: CJK and other characters over their ratios.",
-                    Qt.ItemDataRole.ToolTipRole)
-    missing = token_counts.unavailable_reason()
-    for name, encoding in TOKENIZERS.items():
-        box.addItem(f"{encoding} tokenizer", name)
-        index = box.count() - 1
-        box.setItemData(index, missing or f"Count each event's text with the {encoding} BPE "
-                        "(events given as chars still use the ratios).", Qt.ItemDataRole.ToolTipRole)
-        if missing:
-            box.model().item(index).setEnabled(False)
-    box.setToolTip("How a cost is estimated where the log gives no tokens of its own.")
-    return box
 
 
 class PreviewPanel(QWidget):
@@ -104,9 +73,9 @@ class PreviewPanel(QWidget):
             self.order_box.setItemData(i, ORDER_TEXT[order], Qt.ItemDataRole.ToolTipRole)
         self.order_box.setToolTip("The order the session's events are read in.")
         defaults = CostSettings()
-        self.cjk_ratio = _ratio_box(self, defaults.cjk_ratio, "CJK characters per token.")
-        self.other_ratio = _ratio_box(self, defaults.other_ratio, "Other characters per token.")
-        self.estimator = _estimator_box(self)
+        self.cjk_ratio = ratio_box(self, defaults.cjk_ratio, "CJK characters per token.")
+        self.other_ratio = ratio_box(self, defaults.other_ratio, "Other characters per token.")
+        self.estimator = estimator_box(self)
         self.budget_control = BudgetControl(budget, self)
         self.strip = MetricsStrip(self)
         self.compare = CompareModel(self)
@@ -190,6 +159,23 @@ class PreviewPanel(QWidget):
 
     def settings(self) -> CompactionSettings:
         return self._settings
+
+    def set_settings(self, settings: CompactionSettings) -> None:
+        """Show ``settings``, with the signals of a pick in the strategy picker."""
+        self.picker.set_settings(settings)
+        self._on_picker_changed(self.strategy(), self.picker.settings())
+
+    def set_cost_settings(self, cost: CostSettings) -> None:
+        """Show ``cost`` (ratios, tokenizer), with the signals of one change by the user."""
+        boxes = (self.cjk_ratio, self.other_ratio, self.estimator)
+        for box in boxes:
+            box.blockSignals(True)
+        self.cjk_ratio.setValue(cost.cjk_ratio)
+        self.other_ratio.setValue(cost.other_ratio)
+        self.estimator.setCurrentIndex(max(self.estimator.findData(cost.tokenizer), 0))
+        for box in boxes:
+            box.blockSignals(False)
+        self._on_ratio_value_changed(0.0)
 
     def cost_settings(self) -> CostSettings:
         return CostSettings(self.cjk_ratio.value(), self.other_ratio.value(),

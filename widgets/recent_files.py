@@ -1,4 +1,5 @@
-"""The File → Open Recent menu: the last files opened, kept in QSettings."""
+"""The File → Open Recent menu: the last database opened and the last files imported, kept
+in QSettings."""
 
 from __future__ import annotations
 
@@ -9,25 +10,30 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from widgets.plain_text import menu_entry, tooltip
+from widgets.saved_state import app_settings
 
 KEY = "recent_files"
+DATABASE_KEY = "recent_database"
 MAX_RECENT = 10
 
 
 class RecentFiles(QObject):
-    """Remembers opened files (newest first, at most ``MAX_RECENT``) and fills ``menu``.
+    """Remembers the last database opened (``--db``) and the files imported (newest first,
+    at most ``MAX_RECENT``), and fills ``menu``: the database first, then the files.
 
     Signals:
-        open_requested(list): the user picked an entry; the list holds its one path.
+        open_requested(list): the user picked a file; the list holds its one path.
+        database_requested(str): the user picked the database.
     """
 
     open_requested = Signal(list)
+    database_requested = Signal(str)
 
     def __init__(self, menu: QMenu, settings: QSettings | None = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.menu = menu
-        self.settings = settings if settings is not None else QSettings()
+        self.settings = settings if settings is not None else app_settings()
         self._rebuild()
 
     def paths(self) -> list[str]:
@@ -35,6 +41,14 @@ class RecentFiles(QObject):
         if isinstance(value, str):  # QSettings gives a lone string for a list of one
             value = [value]
         return [str(v) for v in value or []]
+
+    def database(self) -> str | None:
+        value = self.settings.value(DATABASE_KEY)
+        return value if isinstance(value, str) and value else None
+
+    def add_database(self, path: str) -> None:
+        self.settings.setValue(DATABASE_KEY, str(Path(path).resolve()))
+        self._rebuild()
 
     def add(self, paths: list[str]) -> None:
         """Put ``paths`` at the top (the first of them first)."""
@@ -45,23 +59,32 @@ class RecentFiles(QObject):
 
     def clear(self) -> None:
         self.settings.setValue(KEY, [])
+        self.settings.remove(DATABASE_KEY)
         self._rebuild()
 
     def _rebuild(self) -> None:
         self.menu.clear()
-        paths = self.paths()
+        paths, database = self.paths(), self.database()
+        if database is not None:
+            action = self._entry(f"Database  {menu_entry(Path(database).name)}", database)
+            action.triggered.connect(lambda _=False: self.database_requested.emit(database))
+            self.menu.addSeparator()
         for n, path in enumerate(paths, 1):
-            # A path is shown as it is: no mnemonic from an "&", no markup in the tooltip.
-            action = QAction(f"&{n % 10}  {menu_entry(Path(path).name)}", self.menu)
-            action.setToolTip(tooltip(path))
-            action.setStatusTip(path)  # the status bar shows plain text
-            action.setEnabled(Path(path).exists())
+            action = self._entry(f"&{n % 10}  {menu_entry(Path(path).name)}", path)
             action.triggered.connect(lambda _=False, p=path: self.open_requested.emit([p]))
-            self.menu.addAction(action)
         if paths:
             self.menu.addSeparator()
         clear = QAction("Clear recent files", self.menu)
-        clear.setEnabled(bool(paths))
+        clear.setEnabled(bool(paths) or database is not None)
         clear.triggered.connect(self.clear)
         self.menu.addAction(clear)
         self.menu.setToolTipsVisible(True)
+
+    def _entry(self, text: str, path: str) -> QAction:
+        # A path is shown as it is: no mnemonic from an "&", no markup in the tooltip.
+        action = QAction(text, self.menu)
+        action.setToolTip(tooltip(path))
+        action.setStatusTip(path)  # the status bar shows plain text
+        action.setEnabled(Path(path).exists())
+        self.menu.addAction(action)
+        return action

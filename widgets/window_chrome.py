@@ -1,11 +1,11 @@
-"""The main window's chrome: the menus (File, View, Help), the toolbar's order box and the
-status bar's job widgets. Each is a small object with the actions and widgets it holds and
+"""The main window's chrome: the menus (File, View, Help), the toolbar's order box, the
+status bar's job widgets and the central area's tabs. Each is a small object with the actions and widgets it holds and
 the signals the window connects; none knows the window.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -14,14 +14,17 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSizePolicy,
+    QSplitter,
     QStatusBar,
+    QTabWidget,
     QToolBar,
+    QVBoxLayout,
     QWidget,
 )
 
 from explorer.model import Order
 from widgets.recent_files import RecentFiles
-from widgets.texts import ORDER_TEXT
+from widgets.texts import ORDER_TEXT, TABS
 
 #: The View menu's entries for the turn tree: (text, name of the workspace slot). F3 and
 #: Shift+F3 are the session panel's own window-wide shortcuts: the menu only names them (a
@@ -42,15 +45,17 @@ class WindowMenus(QObject):
 
     tab_requested = Signal(str, int)
 
-    def __init__(self, bar: QMenuBar, tree: QObject, parent: QWidget) -> None:
-        """``tree``: the object offering the slots named in :data:`TREE_ENTRIES`."""
+    def __init__(self, bar: QMenuBar, tree: QObject, parent: QWidget,
+                 settings: QSettings | None = None) -> None:
+        """``tree``: the object offering the slots named in :data:`TREE_ENTRIES`;
+        ``settings``: where Open Recent keeps its entries (default: the application's)."""
         super().__init__(parent)
         file_menu = bar.addMenu("&File")
         self.open_action = self._action(
             "&Open…", parent, "Import one or more session logs (also: drop files on the window)",
             QKeySequence.StandardKey.Open)
         file_menu.addAction(self.open_action)
-        self.recent = RecentFiles(file_menu.addMenu("Open &Recent"), parent=parent)
+        self.recent = RecentFiles(file_menu.addMenu("Open &Recent"), settings, parent)
         self.rejected_action = self._action(
             "&Rejected lines…", parent, "The input lines that could not be imported, as text")
         self.import_report_action = self._action(
@@ -173,3 +178,33 @@ class JobStatus(QObject):
     @Slot()
     def set_indeterminate(self) -> None:
         self.progress.setRange(0, 0)
+
+
+class PanelArea(QWidget):
+    """The window's central widget: the totals strip above a splitter (``splitter``) of the
+    left tab widget (``left_tabs``, the session ``table`` first) and the main one
+    (``main_tabs``). Each of ``panels`` — (``"left"`` or ``"main"``, panel), in tab order —
+    gets a tab titled from :data:`widgets.texts.TABS`."""
+
+    def __init__(self, totals: QWidget, table: QWidget, panels: list[tuple[str, QWidget]],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        self.left_tabs = QTabWidget(self)
+        self.left_tabs.addTab(table, "Sessions")
+        self.main_tabs = QTabWidget(self)
+        for tabs, panel in panels:
+            widget = self.left_tabs if tabs == "left" else self.main_tabs
+            title, tip = TABS[type(panel).__name__]
+            index = widget.addTab(panel, title)
+            if tip:
+                widget.setTabToolTip(index, tip)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.left_tabs)
+        self.splitter.addWidget(self.main_tabs)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setSizes([430, 1170])
+        layout.addWidget(totals)
+        layout.addWidget(self.splitter, 1)

@@ -5,7 +5,7 @@ cost plot (right), kept in step: one budget, one overlay, one session loaded off
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from explorer.model import Order
 from explorer.session.data import SessionData
@@ -56,9 +56,20 @@ class Workspace(QWidget):
         right.setStretchFactor(0, 3)
         right.setStretchFactor(1, 2)
         right.setSizes([600, 360])
+        right.setChildrenCollapsible(False)
+        # Room for a few rows of the comparison and a readable plot; below it the pane scrolls.
+        row = self.preview.table.verticalHeader().defaultSectionSize()
+        self.preview.table.setMinimumHeight(6 * row)
+        self.cost_plot.setMinimumHeight(9 * row)
+        self.right_splitter = right
+        # On a small screen the right pane scrolls rather than squeezing its controls.
+        self.right_pane = QScrollArea(self)
+        self.right_pane.setWidgetResizable(True)
+        self.right_pane.setFrameShape(QFrame.Shape.NoFrame)
+        self.right_pane.setWidget(right)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.session_panel)
-        split.addWidget(right)
+        split.addWidget(self.right_pane)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         split.setSizes([680, 480])

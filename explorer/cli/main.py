@@ -27,9 +27,10 @@ def _ratio_args(p: argparse.ArgumentParser) -> None:
                         "cl100k_base) instead of the ratios; events given as chars keep them")
 
 
-def _order_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--order", choices=[o.value for o in Order], default="seq",
-                   help="ordering mode (FORMAT.md): seq (default), ts or ts-unstable")
+def _order_arg(p: argparse.ArgumentParser, default: str | None = "seq",
+               default_text: str = "seq (default)") -> None:
+    p.add_argument("--order", choices=[o.value for o in Order], default=default,
+                   help=f"ordering mode (FORMAT.md): {default_text}, ts or ts-unstable")
 
 
 def _verbose_arg(p: argparse.ArgumentParser) -> None:
@@ -115,7 +116,7 @@ def _gui_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="turnscope", description="Open the Turnscope window.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="log files (default: the demo data)")
     p.add_argument("--db", metavar="PATH", help="DuckDB file to open or import into")
-    _order_arg(p)
+    _order_arg(p, None, "seq (default: the order used last)")
     _verbose_arg(p)
     _version_arg(p)
     return p
@@ -185,7 +186,7 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _run_gui(paths: list[str], db: str | None, order: str) -> int:
+def _run_gui(paths: list[str], db: str | None, order: str | None) -> int:
     if not has_display():
         print(_DISPLAY_HELP.format(program=program()), file=sys.stderr)
         return 3
@@ -196,7 +197,7 @@ def _run_gui(paths: list[str], db: str | None, order: str) -> int:
         from widgets.app import run
     except ImportError as exc:
         return _no_window(exc)
-    return run(paths, db=db, order=Order(order))
+    return run(paths, db=db, order=Order(order) if order else None)
 
 
 def program() -> str:
