@@ -63,6 +63,9 @@ class FindingsPanel(QWidget):
         findings_shown(object): the table now shows the findings of this :class:`Order`.
     """
 
+    #: Its tab in the main window: title, tooltip.
+    TAB = ("Findings", "Every finding of the loaded logs; double-click one to show its events")
+
     finding_activated = Signal(str, list)
     findings_shown = Signal(object)
 

@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
     # -- building -------------------------------------------------------------------------
     def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:
         """Let ``panel`` observe the window's state; it gets a tab of the ``"left"`` or
-        ``"main"`` tab widget (its title and tooltip in :data:`widgets.texts.TABS`)."""
+        ``"main"`` tab widget, titled by the panel's ``TAB`` (title, tooltip)."""
         panel.observe(self.state)
         self._panels.append((tabs, panel))
         return panel

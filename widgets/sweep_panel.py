@@ -66,6 +66,9 @@ class SweepPanel(QWidget):
         finished(list): the rows of the sweep just drawn (``sweep --json``'s objects).
     """
 
+    #: Its tab in the main window: title, tooltip.
+    TAB = ("Corpus sweep", "Every strategy over every session, against the budget")
+
     finished = Signal(list)
 
     def __init__(self, store: Store, jobs: JobPool, parent: QWidget | None = None) -> None:

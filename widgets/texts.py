@@ -9,10 +9,3 @@ ORDER_TEXT = {
 }
 LOG_FILTER = "Session logs (*.jsonl *.ndjson *.jsonl.gz *.ndjson.gz *.parquet *.csv);;All files (*)"
 
-#: Each panel's tab title and tooltip in the main window, by class name.
-TABS = {
-    "FindingsPanel": ("Findings", "Every finding of the loaded logs; double-click one "
-                                  "to show its events"),
-    "Workspace": ("Session", ""),
-    "SweepPanel": ("Corpus sweep", "Every strategy over every session, against the budget"),
-}

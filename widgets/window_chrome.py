@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from explorer.model import Order
 from widgets.recent_files import RecentFiles
-from widgets.texts import ORDER_TEXT, TABS
+from widgets.texts import ORDER_TEXT
 
 #: The View menu's entries for the turn tree: (text, name of the workspace slot). F3 and
 #: Shift+F3 are the session panel's own window-wide shortcuts: the menu only names them (a
@@ -184,7 +184,7 @@ class PanelArea(QWidget):
     """The window's central widget: the totals strip above a splitter (``splitter``) of the
     left tab widget (``left_tabs``, the session ``table`` first) and the main one
     (``main_tabs``). Each of ``panels`` — (``"left"`` or ``"main"``, panel), in tab order —
-    gets a tab titled from :data:`widgets.texts.TABS`."""
+    gets a tab with the panel's own title and tooltip (its class's ``TAB``)."""
 
     def __init__(self, totals: QWidget, table: QWidget, panels: list[tuple[str, QWidget]],
                  parent: QWidget | None = None) -> None:
@@ -196,7 +196,7 @@ class PanelArea(QWidget):
         self.main_tabs = QTabWidget(self)
         for tabs, panel in panels:
             widget = self.left_tabs if tabs == "left" else self.main_tabs
-            title, tip = TABS[type(panel).__name__]
+            title, tip = panel.TAB
             index = widget.addTab(panel, title)
             if tip:
                 widget.setTabToolTip(index, tip)

@@ -31,6 +31,9 @@ class Workspace(QWidget):
             changed (the audit and the sweep read them: see :meth:`observe`).
     """
 
+    #: Its tab in the main window: title, tooltip.
+    TAB = ("Session", "")
+
     session_shown = Signal(str)
     order_changed = Signal(object)
     settings_changed = Signal()
