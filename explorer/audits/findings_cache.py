@@ -18,6 +18,7 @@ memory :func:`~explorer.audits.stamped_tables.build_steps` bounds.
 from __future__ import annotations
 
 import json
+from typing import Iterator
 
 import duckdb
 
@@ -139,6 +140,16 @@ def count_session(db: Db, table: str, lo: int, hi: int, session_id: str) -> int:
     """How many findings with ``lo <= n <= hi`` belong to ``session_id``."""
     return int(db.run("findings_cache_count", {"table": _checked(table)},
                       lo=lo, hi=hi, session=session_id)[0][0])
+
+
+def all_findings(db: Db, table: str) -> Iterator[dict]:
+    """Every finding of ``table`` as :func:`explorer.audits.counts.findings` gives them (the
+    same dicts, the same order), read in blocks."""
+    cur = db.con.execute(queries.render("findings_cache_all", table=_checked(table)),
+                         {"rules": list(FINDING_RULES)})
+    while rows := cur.fetchmany(10_000):
+        for rule, session_id, events in rows:
+            yield {"rule": rule, "session_id": session_id, "events": json.loads(events)}
 
 
 def session_findings(db: Db, table: str, session_id: str) -> list[dict]:
