@@ -99,3 +99,26 @@ def test_audit_db_reads_its_tables_the_second_time(capsys, tmp_path, monkeypatch
     assert first == second == plain
     if "--findings" in flags:
         assert len(plain.splitlines()) > 10 and json.loads(plain.splitlines()[0])["rule"]
+
+
+def test_the_window_says_which_step_the_audit_is_at(qtbot, store, monkeypatch):
+    from widgets.sessions_pane import SessionsPane
+    from widgets.workers import JobPool
+
+    monkeypatch.setattr(findings_cache, "BATCH_EVENTS", 100)
+    _forget(store)
+    jobs = JobPool()
+    pane = SessionsPane(store, jobs)
+    said, labels = [], []
+    pane.audit_progressed.connect(lambda text, done, total: said.append((text, done, total)))
+    pane.audit_progressed.connect(lambda *_: labels.append(pane.rows_label.text().strip()))
+    with qtbot.waitSignal(pane.shown, timeout=60_000):
+        pane.refresh(Order.SEQ, at_once=False)
+    jobs.wait()
+    total = said[-1][2]
+    assert total > 3 and said[0] == (f"Computing the audit table: 1 of {total} steps", 0, total)
+    assert said[-1] == (f"Computing the audit table: {total} of {total} steps", total, total)
+    assert labels == [text for text, _, _ in said]
+    sessions = pane.model.total_sessions()
+    assert sessions > 10 and pane.rows_label.text().strip() == f"{sessions:,} sessions"
+    pane.close()

@@ -94,6 +94,7 @@ class MainWindow(QMainWindow):
         self.cancel_button.clicked.connect(self.cancel_jobs)
         self.report_button.clicked.connect(self.show_last_report)
         self.jobs.busy_changed.connect(self.job_status.set_busy)
+        self.sessions.audit_progressed.connect(self.job_status.set_step)
 
     # -- building -------------------------------------------------------------------------
     def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:
