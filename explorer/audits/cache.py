@@ -119,27 +119,35 @@ def ensure(db: Db, order: Order, cost_settings: CostSettings = CostSettings(),
     table = table_name(order)
     if is_fresh(db, order, cost_settings):
         return table
-    acquire(should_stop, f"audit ({order.value})")
+    steps = _Steps(progress)
+    acquire(should_stop, f"audit ({order.value})", steps, after=1)
     try:
         if not is_fresh(db, order, cost_settings):
-            _compute(db, order, cost_settings, progress, should_stop)
+            _compute(db, order, cost_settings, steps, should_stop)
     finally:
         BUILDING.release()
     return table
 
 
-def _compute(db: Db, order: Order, cost_settings: CostSettings,
-             progress: ProgressHook | None, should_stop: StopHook | None) -> None:
+class _Steps:
+    """The progress of the audit's steps: the findings' (computed here or by a build this
+    one waited for), then this table's, the last one."""
+
+    def __init__(self, progress: ProgressHook | None) -> None:
+        self.progress = progress
+        self.before = 0   # the findings' steps
+
+    def __call__(self, done: int, total: int) -> None:
+        self.before = total - 1
+        if self.progress:
+            self.progress(done, total)
+
+
+def _compute(db: Db, order: Order, cost_settings: CostSettings, steps: _Steps,
+             should_stop: StopHook | None) -> None:
     table = table_name(order)
-    token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
-    seen = [0]
-
-    def counted(done: int, total: int) -> None:
-        seen[0] = total - 1   # the findings' steps; this table's is the last one
-        if progress:
-            progress(done, total)
-
-    findings = findings_cache.ensure(db, order, counted, should_stop, after=1)
+    token_counts.ensure(db, cost_settings, progress=steps.progress, should_stop=should_stop)
+    findings = findings_cache.ensure(db, order, steps, should_stop, after=1)
 
     def plan(d: Db) -> list:
         if not findings_cache.is_fresh(d, order):
@@ -150,7 +158,7 @@ def _compute(db: Db, order: Order, cost_settings: CostSettings,
         return [[(sql, cost_settings.params())]]
 
     build_steps(db, plan, _meta_key(order), lambda d: _stamp(d, cost_settings),
-                f"audit ({order.value})", progress, should_stop, done=seen[0])
+                f"audit ({order.value})", steps.progress, should_stop, done=steps.before)
 
 
 def totals(db: Db, table: str) -> dict[str, int]:

@@ -81,7 +81,7 @@ def ensure(db: Db, order: Order, progress: ProgressHook | None = None,
     table = table_name(order)
     what = f"findings ({order.value})"
     if not is_fresh(db, order):
-        acquire(should_stop, what)
+        acquire(should_stop, what, progress, after)
         try:
             if not is_fresh(db, order):
                 _compute(db, order, progress, should_stop, after)

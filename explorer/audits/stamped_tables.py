@@ -30,11 +30,23 @@ _POLL_SECONDS = 0.05
 Statement = tuple[str, dict]
 
 
-def acquire(should_stop: StopHook | None, what: str) -> None:
-    """Take :data:`BUILDING`, polling ``should_stop`` meanwhile (Cancelled once it is true)."""
+class _Running:
+    """The steps of the build running now (what a caller waiting for it relays)."""
+
+    done = 0
+    steps = 0   # 0: none running
+
+
+def acquire(should_stop: StopHook | None, what: str, progress: ProgressHook | None = None,
+            after: int = 0) -> None:
+    """Take :data:`BUILDING`, polling ``should_stop`` meanwhile (Cancelled once it is true)
+    and relaying the running build's steps to ``progress`` (plus ``after`` of the caller's
+    own, as :func:`build_steps` counts them)."""
     while not BUILDING.acquire(timeout=_POLL_SECONDS):
         if should_stop and should_stop():
             raise Cancelled(what)
+        if progress and _Running.steps:
+            progress(_Running.done, _Running.steps + after)
 
 
 def build_table(db: Db, sql: str, params: dict, meta_key: str, stamp: Callable[[Db], str],
@@ -66,7 +78,9 @@ def build_steps(db: Db, steps: Steps | Callable[[Db], Steps], meta_key: str,
             value = stamp(db)
             steps = steps(db) if callable(steps) else steps
             total = done + len(steps) + after
+            _Running.steps = done + len(steps)
             for k, step in enumerate(steps):
+                _Running.done = done + k
                 if progress:
                     progress(done + k, total)
                 for sql, params in step:   # a stop interrupts the statement running
@@ -74,8 +88,10 @@ def build_steps(db: Db, steps: Steps | Callable[[Db], Steps], meta_key: str,
             check(should_stop, what)
             db.run("set_meta", key=meta_key, value=value)
     except Exception as exc:
+        _Running.steps = 0
         if should_stop and should_stop() and not isinstance(exc, Cancelled):
             raise Cancelled(what) from exc   # stopping surfaced as an interrupted statement
         raise
+    _Running.steps = 0
     if progress:
         progress(total - after, total)
