@@ -12,6 +12,7 @@ findings of :func:`explorer.audits.counts.findings`.
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 
 import duckdb
@@ -38,7 +39,10 @@ _NONE: frozenset[str] = frozenset()
 def _connection() -> duckdb.DuckDBPyConnection:
     con = getattr(_LOCAL, "con", None)
     if con is None:
-        con = _LOCAL.con = duckdb.connect(config={"threads": 1})
+        # Bounded, spilling to the temp directory: the marks of a session of millions of events.
+        con = _LOCAL.con = duckdb.connect(config={
+            "threads": 1, "memory_limit": "512MB",
+            "temp_directory": os.path.join(tempfile.gettempdir(), f"turnscope-marks-{os.getpid()}")})
     return con
 
 
