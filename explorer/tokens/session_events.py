@@ -6,12 +6,8 @@ import numpy as np
 import polars as pl
 
 from explorer.model import ORDER_KEYS, CostSettings, Order
-from explorer.store.db import Db, bounded_memory
+from explorer.store.db import Db
 from explorer.tokens import counts as token_counts
-
-#: The memory DuckDB may use while it reads one session (issue 13: one of 3M events read
-#: in 1.2 GB instead of 2.4 GB, 11 s instead of 6 s under load).
-SESSION_MEMORY = 512 * 2**20
 
 
 def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
@@ -23,11 +19,8 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
     are 1-based); ``display_call_pos`` is the one-to-one pairing the tree shows.
     """
     token_counts.ensure(db, settings, session_id)
-    # A session of millions of events: DuckDB sorts it within bounded memory (spilling).
-    with bounded_memory(db, SESSION_MEMORY):
-        frame = db.frame("session_events",
-                         {"order": ORDER_KEYS[Order(order)], **settings.fragments()},
-                         session_id=session_id, **settings.params())
+    frame = db.frame("session_events", {"order": ORDER_KEYS[Order(order)], **settings.fragments()},
+                     session_id=session_id, **settings.params())
     return frame.with_columns(display_pairs(frame))
 
 
