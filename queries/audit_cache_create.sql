@@ -1,5 +1,5 @@
 -- Materialise the per-session audit table of one order and one pair of token ratios (the
--- AUDIT marker holds session_audit.sql) into the table at the TABLE marker (a name from
+-- AUDIT marker holds audit_from_findings.sql: session_audit.sql's columns) into the table at the TABLE marker (a name from
 -- explorer.audits.cache only): every column of session_audit; has_findings, whether any
 -- finding count (the ANYFINDING marker lists them) is above zero; and for every column c its rank_c, the row's place (0, 1,
 -- 2 ...) when sorted by c then session_id, so that any sort of the list is ORDER BY one

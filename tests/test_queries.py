@@ -25,7 +25,8 @@ _SOURCE = ("(SELECT 0::BIGINT AS row_no, 1::BIGINT AS line, NULL::VARCHAR AS err
            ", ".join(f"NULL::VARCHAR AS {c}" for c in CANONICAL_COLUMNS) + ")")
 FRAGMENTS = {
     "ORDER": ORDER_KEYS[Order.TS_UNSTABLE],
-    "ORDERED": audits.ordered_sql(Order.TS),
+    # The base relation with its events named (the EV marker it holds, as relations() fills it).
+    "ORDERED": audits.ordered_sql(Order.TS).replace("/*EV*/", rule_sql.EVENT_STRUCT),
     "TYPED": "SELECT * FROM parsed",
     "SEQ": "seq",
     "COLUMNS": coerce.column_exprs({c: "VARCHAR" for c in CANONICAL_COLUMNS}),
@@ -38,9 +39,10 @@ FRAGMENTS = {
     "UNITCOUNTS": "count(*) AS n",
     "RULECOLUMNS": "n",
     "EV": rule_sql.EVENT_STRUCT,
-    "FRAME": f"({audits.ordered_sql(Order.TS)})",
+    "FRAME": f"({audits.ordered_sql(Order.TS).replace('/*EV*/', 'NULL')})",
     **{k.upper(): v for k, v in rule_sql.cache_fragments(LIST_COLUMNS).items()},
-    "FINDINGS": findings_cache.findings_sql(Order.TS),
+    "FINDINGS": findings_cache.findings_sql(Order.TS, batched=True),
+    "FOUND": findings_cache.table_name(Order.SEQ),
     "KEYED": queries.load("audit_cache_keyed"),
     "BPETEXT": ", text, ek, pk",
     **{k.upper(): v for k, v in CostSettings(tokenizer="o200k").fragments().items()},
@@ -63,6 +65,7 @@ def demo_store():
     s.con.execute("CREATE TEMP TABLE cand (key_hash UBIGINT)")
     s.con.execute("CREATE TEMP TABLE dups (eid BIGINT, kept_eid BIGINT)")
     s.run("create_record_rows")
+    s.run("findings_cache_stage")
     s.con.execute("CREATE TEMP TABLE stage_records (row_no BIGINT, rec BIGINT, skipped VARCHAR)")
     yield s
     s.close()
@@ -83,6 +86,8 @@ def test_statement_plans(demo_store, name):
         sql = f"WITH o AS ({FRAGMENTS['ORDERED']}) SELECT * FROM ({sql})"
     elif name.startswith("rule_"):  # a rule's fragment, over the relations it reads
         sql = f"WITH {FRAGMENTS['RELATIONS']} SELECT * FROM ({sql})"
+    elif name == "batch_relations":  # CTEs to follow a WITH
+        sql = f"WITH {sql} SELECT * FROM events, duplicates, conflicts"
     elif name == "audit_relations":  # CTEs to follow a WITH
         sql = f"WITH {sql} SELECT * FROM o, timed, pairs, collided_turns"
     params = {p: None for p in re.findall(r"\$([a-z_0-9]+)", sql)}

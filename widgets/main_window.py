@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         self.importer.finished.connect(self._on_importer_finished)
         self.importer.failed.connect(self._on_importer_failed)
         self.importer.ended.connect(self.import_ended)
+        self.sessions.audit_progressed.connect(self.job_status.set_step)
 
     # -- building -------------------------------------------------------------------------
     def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:

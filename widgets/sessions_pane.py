@@ -36,12 +36,15 @@ class SessionsPane(QObject):
             whose audit may differ; not when only the sort or filter moved it).
         shown(object): the list now shows the audit in this :class:`Order`.
         audit_started(): a worker started computing the audit table.
+        audit_progressed(str, int, int): what it is doing, in words ("Computing the audit
+            table: 2 of 4 steps"), and the steps done out of all.
         failed(object): computing the audit table failed with this exception (logged).
     """
 
     session_selected = Signal(str)
     shown = Signal(object)
     audit_started = Signal()
+    audit_progressed = Signal(str, int, int)
     failed = Signal(object)
 
     def __init__(self, store: Store, jobs: JobPool, parent: QObject | None = None) -> None:
@@ -89,6 +92,7 @@ class SessionsPane(QObject):
         worker = Worker(partial(audit_task, self.store, order, self.cost_settings), "audit")
         worker.signals.finished.connect(self._on_worker_finished)
         worker.signals.failed.connect(self._on_worker_failed)
+        worker.signals.progressed.connect(self._on_worker_progressed)
         self._latest.start(worker)
         self.audit_started.emit()
         return worker
@@ -164,6 +168,14 @@ class SessionsPane(QObject):
         self._latest.done()
         self._show(result.order, result.table)
 
+    @Slot(int, int)
+    def _on_worker_progressed(self, done: int, total: int) -> None:
+        if not self._latest.is_current(self.sender()) or self._closed:
+            return
+        text = progress_text(done, total)
+        self.rows_label.setText(text + "  ")   # not "0 sessions" while the table is made
+        self.audit_progressed.emit(text, done, total)
+
     @Slot(object)
     def _on_worker_failed(self, exc: Exception) -> None:
         if self._latest.is_current(self.sender()):
@@ -203,6 +215,11 @@ class SessionsPane(QObject):
         shown, total = self.model.rowCount(), self.model.total_sessions()
         text = f"{total:,} sessions" if shown == total else f"{shown:,} of {total:,} sessions"
         self.rows_label.setText(text + "  ")
+
+
+def progress_text(done: int, total: int) -> str:
+    """The words of the audit's progress: the step it is at, out of all."""
+    return f"Computing the audit table: {min(done + 1, total):,} of {total:,} steps"
 
 
 if __name__ == "__main__":  # pragma: no cover

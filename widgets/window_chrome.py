@@ -150,6 +150,7 @@ class JobStatus(QObject):
 
     def __init__(self, status: QStatusBar) -> None:
         super().__init__(status)
+        self.label = QLabel(status)   # what the running job is doing, when it says
         self.progress = QProgressBar(status)
         self.progress.setMaximumWidth(240)
         self.progress.setTextVisible(False)
@@ -159,6 +160,7 @@ class JobStatus(QObject):
         self.report_button.setToolTip(
             "The import report: how every record of each file was counted")
         status.addPermanentWidget(self.report_button)
+        status.addPermanentWidget(self.label)
         status.addPermanentWidget(self.progress)
         status.addPermanentWidget(self.cancel_button)
         self.report_button.hide()
@@ -167,6 +169,9 @@ class JobStatus(QObject):
 
     @Slot(bool)
     def set_busy(self, busy: bool) -> None:
+        if not busy:
+            self.label.clear()
+        self.label.setVisible(busy)
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
 
@@ -174,6 +179,12 @@ class JobStatus(QObject):
     def set_progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
+
+    @Slot(str, int, int)
+    def set_step(self, text: str, done: int, total: int) -> None:
+        """Show ``text`` by the bar, ``done`` steps out of ``total``."""
+        self.label.setText(text)
+        self.set_progress(done, total)
 
     @Slot()
     def set_indeterminate(self) -> None:

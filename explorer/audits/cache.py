@@ -14,15 +14,14 @@ SQL as bound parameters, and the table name only ever comes from :data:`TABLES`.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import queries
-from explorer.audits.counts import ordered_sql
-from explorer.audits.rule_sql import CACHE_FORMAT, cache_fragments, counts_sql
+from explorer.audits import findings_cache
+from explorer.audits.rule_sql import CACHE_FORMAT, audit_sql, cache_fragments
 from explorer.audits.rules import COUNT_NAMES, RULE_NAMES
-from explorer.audits.stamped_tables import build_table
-from explorer.jobs import Cancelled, ProgressHook, StopHook
+from explorer.audits.stamped_tables import BUILDING, acquire, build_steps
+from explorer.jobs import ProgressHook, StopHook
 from explorer.model import CostSettings, Order
 from explorer.store.db import Db, data_version
 from explorer.tokens import counts as token_counts
@@ -33,10 +32,6 @@ COLUMNS = ("session_id", "events", "turns", "calls", "results", *RULE_NAMES, "us
 TABLES = {order: f"audit_{order.value.replace('-', '_')}" for order in Order}
 #: The markers of the statements that list columns, rendered from the rule declarations.
 _COLUMN_FRAGMENTS = cache_fragments(COLUMNS)
-_POLL_SECONDS = 0.05
-#: One computation at a time in this process: a second request for the same table waits,
-#: then finds it fresh, instead of racing the first one to a write conflict.
-_COMPUTING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -113,34 +108,57 @@ def ensure(db: Db, order: Order, cost_settings: CostSettings = CostSettings(),
            progress: ProgressHook | None = None, should_stop: StopHook | None = None) -> str:
     """Compute the audit table of ``order`` unless it is fresh; return the table's name.
 
-    ``db`` is a connection of its own (a cursor on a worker thread). ``progress(done, 1000)``
-    follows DuckDB's progress of the one statement; when ``should_stop()`` turns true the
-    statement is interrupted, the transaction rolled back (table and meta stay as they were)
-    and :class:`explorer.jobs.Cancelled` raised.
+    The rule counts come from the findings table of ``order`` (made fresh first:
+    :func:`explorer.audits.findings_cache.ensure`, in batches of sessions), the sizes, users
+    and cost from the events. ``db`` is a connection of its own (a cursor on a worker
+    thread). ``progress(done, total)`` counts the steps (the findings' batches, then this
+    table); when ``should_stop()`` turns true the statement is interrupted, the transaction
+    rolled back (table and meta stay as they were) and :class:`explorer.jobs.Cancelled` raised.
     """
     order = Order(order)
     table = table_name(order)
     if is_fresh(db, order, cost_settings):
         return table
-    while not _COMPUTING.acquire(timeout=_POLL_SECONDS):
-        if should_stop and should_stop():
-            raise Cancelled(f"audit ({order.value})")
+    steps = _Steps(progress)
+    acquire(should_stop, f"audit ({order.value})", steps, after=1)
     try:
         if not is_fresh(db, order, cost_settings):
-            _compute(db, order, cost_settings, progress, should_stop)
+            _compute(db, order, cost_settings, steps, should_stop)
     finally:
-        _COMPUTING.release()
+        BUILDING.release()
     return table
 
 
-def _compute(db: Db, order: Order, cost_settings: CostSettings,
-             progress: ProgressHook | None, should_stop: StopHook | None) -> None:
+class _Steps:
+    """The progress of the audit's steps: the findings' (computed here or by a build this
+    one waited for), then this table's, the last one."""
+
+    def __init__(self, progress: ProgressHook | None) -> None:
+        self.progress = progress
+        self.before = 0   # the findings' steps
+
+    def __call__(self, done: int, total: int) -> None:
+        self.before = total - 1
+        if self.progress:
+            self.progress(done, total)
+
+
+def _compute(db: Db, order: Order, cost_settings: CostSettings, steps: _Steps,
+             should_stop: StopHook | None) -> None:
     table = table_name(order)
-    token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
-    sql = queries.render("audit_cache_create", audit=counts_sql(ordered_sql(order, cost_settings)),
-                         **_checked(table, "anyfinding", "ranks"))
-    build_table(db, sql, cost_settings.params(), _meta_key(order),
-                lambda d: _stamp(d, cost_settings), f"audit ({order.value})", progress, should_stop)
+    token_counts.ensure(db, cost_settings, progress=steps.progress, should_stop=should_stop)
+    findings = findings_cache.ensure(db, order, steps, should_stop, after=1)
+
+    def plan(d: Db) -> list:
+        if not findings_cache.is_fresh(d, order):
+            raise RuntimeError("the events changed while the audit table was computed")
+        sql = queries.render("audit_cache_create",
+                             audit=audit_sql(findings, cost_settings.fragments()),
+                             **_checked(table, "anyfinding", "ranks"))
+        return [[(sql, cost_settings.params())]]
+
+    build_steps(db, plan, _meta_key(order), lambda d: _stamp(d, cost_settings),
+                f"audit ({order.value})", steps.progress, should_stop, done=steps.before)
 
 
 def totals(db: Db, table: str) -> dict[str, int]:

@@ -51,5 +51,5 @@ def findings(db: Db, order: Order = Order.SEQ) -> Iterator[dict]:
     """One dict per unit counted, as ``audit --findings --json`` prints them (AUDITS.md)."""
     cur = db.con.execute(findings_sql(ordered_sql(order)), CostSettings().params())
     while rows := cur.fetchmany(10_000):
-        for rule, session_id, events in rows:
+        for rule, session_id, events, _ in rows:
             yield {"rule": rule, "session_id": session_id, "events": json.loads(events)}

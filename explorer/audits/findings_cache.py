@@ -4,13 +4,21 @@
 units, same events) into ``findings_<order>``, one row per finding: a number ``n`` (1, 2, 3 …
 by rule, session, first event, so each rule holds one contiguous range of ``n``), ``rule``,
 ``session_id``, ``events`` (the JSON list of AUDITS.md), ``n_events``, ``first_seq`` and
-``first_sub``. The meta table records the data version the table was computed for: an
-unchanged ``--db`` database reopens with its findings, and any import makes them stale.
+``first_sub`` (and ``unit_pos``, the unit's place in :func:`explorer.audits.counts.findings`'
+order). The meta table records the data version the table was computed for: an unchanged
+``--db`` database reopens with its findings, and any import makes them stale.
+
+The findings are computed one batch of sessions at a time (``session_batches.sql``: about
+:data:`~explorer.audits.stamped_tables.BATCH_EVENTS` events each; every rule counts within a
+session, so a batch's findings are those of its sessions), gathered in a temporary table and
+numbered in one last statement: DuckDB sorts one batch's events at a time, within the
+memory :func:`~explorer.audits.stamped_tables.build_steps` bounds.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Iterator
 
 import duckdb
 
@@ -18,7 +26,7 @@ import queries
 from explorer.audits import rule_sql
 from explorer.audits.counts import FINDING_RULES, ordered_sql
 from explorer.audits.rule_sql import CACHE_FORMAT
-from explorer.audits.stamped_tables import build_table
+from explorer.audits.stamped_tables import BATCH_EVENTS, BUILDING, acquire, build_steps
 from explorer.jobs import ProgressHook, StopHook
 from explorer.model import CostSettings, Order
 from explorer.store.db import Db, data_version
@@ -27,9 +35,10 @@ from explorer.store.db import Db, data_version
 TABLES = {order: f"findings_{order.value.replace('-', '_')}" for order in Order}
 
 
-def findings_sql(order: Order) -> str:
-    """The ``findings`` statement of :func:`explorer.audits.counts.findings` for ``order``."""
-    return rule_sql.findings_sql(ordered_sql(Order(order)))
+def findings_sql(order: Order, batched: bool = False) -> str:
+    """The ``findings`` statement of :func:`explorer.audits.counts.findings` for ``order``
+    (of the sessions ``$lo`` … ``$hi`` when ``batched``)."""
+    return rule_sql.findings_sql(ordered_sql(Order(order)), batched)
 
 
 def table_name(order: Order) -> str:
@@ -59,32 +68,51 @@ def is_fresh(db: Db, order: Order) -> bool:
 
 
 def ensure(db: Db, order: Order, progress: ProgressHook | None = None,
-           should_stop: StopHook | None = None) -> str:
+           should_stop: StopHook | None = None, *, after: int = 0) -> str:
     """Compute the findings of ``order`` unless they are fresh; return the table's name.
 
-    ``progress(done, 1000)`` follows DuckDB's own progress of the one statement; when
+    ``progress(done, total)`` counts the steps (one per batch of sessions, then the table;
+    ``after`` more steps the caller runs next are counted in ``total``); when
     ``should_stop()`` turns true the statement is interrupted, the transaction rolled back
     (the table and meta stay as they were) and :class:`explorer.jobs.Cancelled` raised.
     ``db`` is a connection of its own (a cursor on a worker thread).
     """
     order = Order(order)
     table = table_name(order)
-    if is_fresh(db, order):
-        if progress:
-            progress(1000, 1000)
-        return table
-    sql = queries.render("findings_cache_create", table=table, findings=findings_sql(order))
-    params = {**CostSettings().params(), "rules": list(FINDING_RULES)}
-    try:
-        build_table(db, sql, params, _meta_key(order), _stamp, f"findings ({order.value})",
-                    progress, should_stop)
-    except duckdb.TransactionException:
-        if is_fresh(db, order):
-            return table  # another job committed the same findings first
-        raise
-    if progress:
-        progress(1000, 1000)
+    what = f"findings ({order.value})"
+    if not is_fresh(db, order):
+        acquire(should_stop, what, progress, after)
+        try:
+            if not is_fresh(db, order):
+                _compute(db, order, progress, should_stop, after)
+        except duckdb.TransactionException:
+            if not is_fresh(db, order):   # else another process committed them first
+                raise
+        finally:
+            BUILDING.release()
     return table
+
+
+def steps(db: Db, order: Order) -> list[list[tuple[str, dict]]]:
+    """The statements that build the findings table of ``order``, step by step: one step
+    per batch of sessions (the first also makes the stage), then the table."""
+    params = CostSettings().params()
+    insert = queries.render("findings_cache_insert", findings=findings_sql(order, batched=True))
+    plan: list[list[tuple[str, dict]]] = [
+        [(insert, params | {"lo": lo, "hi": hi})]
+        for lo, hi, _ in db.run("session_batches", size=BATCH_EVENTS)]
+    stage = (queries.load("findings_cache_stage"), {})
+    plan[:1] = [[stage, *(plan[0] if plan else [])]]
+    create = queries.render("findings_cache_create", table=table_name(order))
+    plan.append([(create, {"rules": list(FINDING_RULES)}),
+                 (queries.load("findings_cache_unstage"), {})])
+    return plan
+
+
+def _compute(db: Db, order: Order, progress: ProgressHook | None,
+             should_stop: StopHook | None, after: int) -> None:
+    build_steps(db, lambda d: steps(d, order), _meta_key(order), _stamp,
+                f"findings ({order.value})", progress, should_stop, after=after)
 
 
 def rule_ranges(db: Db, table: str) -> dict[str, tuple[int, int]]:
@@ -112,6 +140,16 @@ def count_session(db: Db, table: str, lo: int, hi: int, session_id: str) -> int:
     """How many findings with ``lo <= n <= hi`` belong to ``session_id``."""
     return int(db.run("findings_cache_count", {"table": _checked(table)},
                       lo=lo, hi=hi, session=session_id)[0][0])
+
+
+def all_findings(db: Db, table: str) -> Iterator[dict]:
+    """Every finding of ``table`` as :func:`explorer.audits.counts.findings` gives them (the
+    same dicts, the same order), read in blocks."""
+    cur = db.con.execute(queries.render("findings_cache_all", table=_checked(table)),
+                         {"rules": list(FINDING_RULES)})
+    while rows := cur.fetchmany(10_000):
+        for rule, session_id, events in rows:
+            yield {"rule": rule, "session_id": session_id, "events": json.loads(events)}
 
 
 def session_findings(db: Db, table: str, session_id: str) -> list[dict]:

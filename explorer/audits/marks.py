@@ -11,9 +11,12 @@ findings of :func:`explorer.audits.counts.findings`.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 
 import duckdb
+import numpy as np
 import polars as pl
 
 import queries
@@ -28,12 +31,18 @@ _COLUMNS = ("pos", "file_id", "seq", "sub", "eid", "ts", "kind", "call_id", "use
 _LAST = {rule.name for rule in MARKED if rule.mark.last}
 #: One in-memory DuckDB per thread (opening one costs more than the marks of a session).
 _LOCAL = threading.local()
+#: The events from which the marks' statement runs on several threads.
+_MANY = 200_000
+_NONE: frozenset[str] = frozenset()
 
 
 def _connection() -> duckdb.DuckDBPyConnection:
     con = getattr(_LOCAL, "con", None)
     if con is None:
-        con = _LOCAL.con = duckdb.connect(config={"threads": 1})
+        # Bounded, spilling to the temp directory: the marks of a session of millions of events.
+        con = _LOCAL.con = duckdb.connect(config={
+            "threads": 1, "memory_limit": "512MB",
+            "temp_directory": os.path.join(tempfile.gettempdir(), f"turnscope-marks-{os.getpid()}")})
     return con
 
 
@@ -51,20 +60,34 @@ def event_marks(frame: pl.DataFrame) -> list[frozenset[str]]:
     """For each row of ``frame`` (in its order), the rules that point at that event.
 
     Pair rules (tie_inversions, clock_regressions) mark the later event of the pair, the one
-    out of order; grouped rules mark every event of the group.
+    out of order; grouped rules mark every event of the group. Unmarked rows share one empty
+    set (a session of millions of events costs a list of pointers, not a set per event).
     """
     if frame.is_empty():
         return []
-    row_of = {pos: i for i, pos in enumerate(frame["pos"].to_list())}
-    marked: list[set[str]] = [set() for _ in range(frame.height)]
+    positions = frame["pos"].to_numpy()
+    in_order = bool(np.array_equal(positions, np.arange(1, frame.height + 1)))
     con = _connection()
+    con.execute(f"SET threads = {_threads(frame.height)}")
     con.register("frame", frame.select(_COLUMNS).with_columns(pl.col("kind").cast(pl.String)))
     try:
         found = con.execute(_SQL).fetchall()
     finally:
         con.unregister("frame")
+    sorter = None if in_order else np.argsort(positions, kind="stable")
+    marked: dict[int, set[str]] = {}
     for rule, events in found:
         for pos in events[-1:] if rule in _LAST else events:
-            marked[row_of[pos]].add(rule)
+            row = pos - 1 if sorter is None else int(sorter[np.searchsorted(positions, pos,
+                                                                             sorter=sorter)])
+            marked.setdefault(row, set()).add(rule)
     order = {name: i for i, name in enumerate(r.name for r in RULES)}
-    return [frozenset(sorted(m, key=order.get)) for m in marked]
+    out = [_NONE] * frame.height
+    for row, rules in marked.items():
+        out[row] = frozenset(sorted(rules, key=order.get))
+    return out
+
+
+def _threads(events: int) -> int:
+    """One thread for a small session (starting more costs more than its marks)."""
+    return 1 if events < _MANY else max(1, min(4, os.cpu_count() or 1))

@@ -20,11 +20,14 @@ from explorer.audits.rules import RULES, Rule
 EVENT_STRUCT = "{'seq': seq, 'sub': sub, 'kind': CAST(kind AS VARCHAR), 'call_id': call_id}"
 
 
-def relations(ordered: str, ev: str = EVENT_STRUCT) -> str:
-    """The CTEs the rule fragments read, over ``ordered`` (a relation like ordered_events),
-    each event named by the expression ``ev``."""
-    return queries.render("audit_relations", ordered=ordered, ev=ev,
+def relations(ordered: str, ev: str = EVENT_STRUCT, batched: bool = False) -> str:
+    """The CTEs the rule fragments read, over ``ordered`` (a relation like ordered_events,
+    holding the EV marker: it names each event, and the events before it, in its own
+    windows), each event named by the expression ``ev``. ``batched``: over the sessions of
+    one batch only (batch_relations.sql; parameters ``$lo`` and ``$hi``)."""
+    text = queries.render("audit_relations", ordered=ordered, ev=ev,
                           pairs=queries.load("fragment_call_pairs"))
+    return f"{queries.load('batch_relations')},\n{text}" if batched else text
 
 
 def units(rules: tuple[Rule, ...] = RULES) -> str:
@@ -46,9 +49,23 @@ def counts_sql(ordered: str) -> str:
         rulecolumns=", ".join(f"coalesce({rule.name}, 0) AS {rule.name}" for rule in RULES))
 
 
-def findings_sql(ordered: str) -> str:
-    """The ``findings`` statement over ``ordered``: one row per unit, rule by rule."""
-    return queries.render("findings", relations=relations(ordered), units=units())
+def audit_sql(findings_table: str, fragments: dict[str, str]) -> str:
+    """The per-session audit (the columns of ``session_audit``, the same values) from a
+    findings table of the same order (explorer.audits.findings_cache) and the events; the
+    cost ``fragments`` are CostSettings.fragments()."""
+    return queries.render(
+        "audit_from_findings", found=findings_table,
+        unitcounts=", ".join(f"count(*) FILTER (WHERE rule = '{rule.name}') AS {rule.name}"
+                             for rule in RULES),
+        rulecolumns=", ".join(f"coalesce({rule.name}, 0) AS {rule.name}" for rule in RULES),
+        **fragments)
+
+
+def findings_sql(ordered: str, batched: bool = False) -> str:
+    """The ``findings`` statement over ``ordered``: one row per unit, rule by rule (of one
+    batch of sessions when ``batched``)."""
+    return queries.render("findings", relations=relations(ordered, batched=batched),
+                          units=units())
 
 
 def cache_fragments(columns: tuple[str, ...]) -> dict[str, str]:
@@ -73,9 +90,10 @@ def _format() -> str:
     """Changes whenever a rule, its SQL or a cache statement does: older tables are then
     recomputed. Bump the leading number for a change the texts do not show."""
     texts = [repr(RULES)] + [queries.load(name) for name in (
-        "audit_relations", "fragment_call_pairs", "session_audit", "findings",
-        "audit_cache_create", "findings_cache_create", *(rule.fragment for rule in RULES))]
-    return "3-" + hashlib.sha256("\0".join(texts).encode()).hexdigest()[:16]
+        "ordered_events", "audit_relations", "fragment_call_pairs", "batch_relations",
+        "session_audit", "findings", "audit_from_findings", "audit_cache_create",
+        "findings_cache_insert", "findings_cache_create", *(rule.fragment for rule in RULES))]
+    return "4-" + hashlib.sha256("\0".join(texts).encode()).hexdigest()[:16]
 
 
 #: The format of the audit and findings cache tables, derived from the declarations.

@@ -6,7 +6,9 @@ import argparse
 import json
 import sys
 
+from explorer.audits import cache as audit_cache
 from explorer.audits import counts as audits
+from explorer.audits import findings_cache
 from explorer.formats import LogFileError
 from explorer.ingest.imports import ACCOUNT_KEYS, import_paths, open_database
 from explorer.model import CostSettings, Order
@@ -42,9 +44,9 @@ def run_audit(args: argparse.Namespace) -> int:
             print(f"turnscope audit: error: {exc}", file=sys.stderr)
         return 2
     if args.findings:
-        _print_findings(store, order, args.json)
+        _print_findings(store, order, args.json, cached=bool(args.db))
     else:
-        counts = audits.corpus_counts(store, order, settings)
+        counts = _counts(store, order, settings, cached=bool(args.db))
         files = store.frame("list_files").to_dicts()
         _print_counts(counts, files, order, args.json)
     rejected = sum(f["rejected"] for f in store.frame("list_files").to_dicts())
@@ -91,9 +93,19 @@ def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool) 
         print(f"  {n:>{width + 12}}  {reason}")
 
 
-def _print_findings(db: Db, order: Order, as_json: bool) -> None:
+def _counts(db: Db, order: Order, settings: CostSettings, cached: bool) -> dict:
+    """The corpus counts; of a database (``cached``), summed over its audit table, computed
+    only when stale (explorer.audits.cache): a second run on it reads the table."""
+    if not cached:
+        return audits.corpus_counts(db, order, settings)
+    return audit_cache.totals(db, audit_cache.ensure(db, order, settings))
+
+
+def _print_findings(db: Db, order: Order, as_json: bool, cached: bool = False) -> None:
     out = sys.stdout
-    for finding in audits.findings(db, order):
+    found = (findings_cache.all_findings(db, findings_cache.ensure(db, order)) if cached
+             else audits.findings(db, order))
+    for finding in found:
         if as_json:
             out.write(json.dumps(finding, ensure_ascii=False) + "\n")
             continue

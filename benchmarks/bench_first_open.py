@@ -1,0 +1,184 @@
+"""Big databases in the window (issue 13, item 5): time and peak memory of each shape.
+
+    python -m benchmarks.bench_first_open [--shape corpus|sessions|session|audit-again|all]
+
+Each figure comes from a child process of its own (its ``ru_maxrss`` is the peak memory):
+
+1. ``corpus``: the benchmark corpus (60,000 sessions x 50 turns, 16.8M events) opened in
+   the window (offscreen) the first time (no audit table yet): seconds until the session
+   list shows its rows; the steps the status bar named. Target <= 15 s and <= 2 GB.
+2. ``sessions``: 1,000,000 one-event sessions, first open, then the list scrolled to the
+   end. Target: the list in <= 1 GB.
+3. ``session``: one session of about 3,000,000 events: first open, then the session's
+   tree loaded. Target: the tree in <= 3 s and <= 1 GB.
+4. ``audit-again``: ``turnscope audit --db`` on the corpus's database a second time (its
+   tables fresh): seconds (it reads the cached tables).
+
+The inputs are made once with the project's own ``generate`` and ``audit --db`` and kept
+under /tmp/turnscope-bigdb-bench (the databases opened are copies without audit tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+
+CACHE = Path("/tmp/turnscope-bigdb-bench")
+PY = sys.executable
+SHAPES = {"corpus": ("corpus-60000x50", ["--sessions", "60000", "--turns", "50"]),
+          "session": ("session-3m", ["--sessions", "1", "--turns", "536000"]),
+          "sessions": ("sessions-1m", None)}
+
+#: A database of the same input a colleague imported already (copied, never written).
+SEEDS = {"corpus": Path("/tmp/turnscope-sweep-bench/corpus-60000x50.duckdb")}
+
+
+def _turnscope(*argv: str) -> None:
+    subprocess.run([PY, "-m", "explorer", *argv], check=True, stdout=subprocess.DEVNULL)
+
+
+def _audited(shape: str) -> Path:
+    """The shape's database, imported and audited once with ``audit --db`` (cached)."""
+    name, generate = SHAPES[shape]
+    db = CACHE / f"{name}.duckdb"
+    if db.exists():
+        return db
+    CACHE.mkdir(parents=True, exist_ok=True)
+    seed = SEEDS.get(shape)
+    if seed is not None and seed.exists():   # the same corpus, imported already
+        shutil.copy(seed, db)
+        _turnscope("audit", "--db", str(db))
+        return db
+    data = CACHE / f"{name}.parquet"
+    if not data.exists():
+        if generate is None:   # one event per session: written directly, canonical columns
+            duckdb.sql(f"""COPY (SELECT printf('s%07d', i) AS session_id, 1::BIGINT AS seq,
+                1767225600000 + i AS ts, 'USER' AS kind, 'evt-1' AS event_id,
+                40::INTEGER AS chars, false AS cjk FROM range(1000000) t(i))
+                TO '{data}' (FORMAT parquet)""")
+        else:
+            _turnscope("generate", *generate, str(data))
+    _turnscope("audit", "--db", str(db), str(data))
+    return db
+
+
+def _first_open_copy(shape: str) -> Path:
+    """A copy of the shape's database without its audit and findings tables."""
+    src = _audited(shape)
+    dst = CACHE / f"open-{src.name}"
+    shutil.copy(src, dst)
+    con = duckdb.connect(str(dst))
+    for (table,) in con.sql("SELECT table_name FROM duckdb_tables() WHERE "
+                            "table_name LIKE 'audit_%' OR table_name LIKE 'findings_%'").fetchall():
+        con.execute(f"DROP TABLE {table}")   # names read from the catalog, ours
+    con.execute("DELETE FROM meta WHERE key LIKE 'audit:%' OR key LIKE 'findings:%'")
+    con.close()
+    return dst
+
+
+def _child_window(db: str, what: str) -> dict:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication
+
+    from widgets.app import make_window
+
+    start = time.perf_counter()
+    window = make_window([], db=db)
+    said: list[str] = []
+    window.sessions.audit_progressed.connect(lambda text, *_: said.append(text))
+    window.show()
+    while window.model.rowCount() == 0:
+        QCoreApplication.processEvents()
+        time.sleep(0.01)
+        if time.perf_counter() - start > 600:
+            raise SystemExit("no rows after 600 s")
+    out = {"rows": window.model.rowCount(), "rows_s": time.perf_counter() - start,
+           "steps": said[-1] if said else "none"}
+    if what == "scroll":
+        window.table.scrollToBottom()
+        QCoreApplication.processEvents()
+        window.model.index(window.model.rowCount() - 1, 0).data()
+        out["scrolled_s"] = time.perf_counter() - start
+    if what == "tree":
+        session = window.model.session_id(0)
+        began = time.perf_counter()
+        window.select_session(session)
+        while window.workspace.data is None or window.workspace.data.session_id != session:
+            QCoreApplication.processEvents()
+            time.sleep(0.01)
+        out["tree_s"] = time.perf_counter() - began
+        out["events"] = window.workspace.data.log.n
+    window.jobs.wait()
+    window.close()
+    return out
+
+
+def _child(argv: list[str]) -> None:
+    kind, db = argv[0], argv[1]
+    if kind == "audit":
+        from explorer.cli.main import main
+        start = time.perf_counter()
+        saved, sys.stdout = sys.stdout, open(os.devnull, "w")
+        try:
+            status = main(["audit", "--db", db, "--json"])
+        finally:
+            sys.stdout = saved
+        out = {"status": status, "audit_s": time.perf_counter() - start}
+    else:
+        out = _child_window(db, kind)
+    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(out))
+
+
+def _measure(kind: str, db: Path) -> dict:
+    done = subprocess.run([PY, "-m", "benchmarks.bench_first_open", "--child", kind, str(db)],
+                          check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _load() -> str:
+    return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def run(shape: str) -> None:
+    if shape == "audit-again":
+        db = _audited("corpus")
+        _measure("audit", db)   # fresh for sure (a no-op when it already was)
+        got = _measure("audit", db)
+        print(f"audit --db, second run, {db.name}: {got['audit_s']:.1f} s, "
+              f"peak {got['peak_mb']:,.0f} MB ({_load()})")
+        return
+    what = {"corpus": "rows", "sessions": "scroll", "session": "tree"}[shape]
+    db = _first_open_copy(shape)
+    got = _measure(what, db)
+    extra = "".join(f", {k} {got[k]:.1f} s" for k in ("scrolled_s", "tree_s") if k in got)
+    print(f"first open of {db.name}: {got['rows']:,} rows after {got['rows_s']:.1f} s{extra}, "
+          f"peak {got['peak_mb']:,.0f} MB; last step said: {got['steps']!r} ({_load()})")
+    db.unlink()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", default="all", choices=[*SHAPES, "audit-again", "all"])
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _child(args.child)
+        return 0
+    for shape in (["corpus", "audit-again", "sessions", "session"] if args.shape == "all"
+                  else [args.shape]):
+        run(shape)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
