@@ -132,7 +132,7 @@ def bench_expand(app: QApplication, data, repeats: int = 25) -> None:
     panel.resize(1280, 800)
     panel.show()
     for _ in range(repeats):
-        panel.model.set_session(data.frame, data.marks)  # a fresh tree, nothing built
+        panel.model.set_session(data.frame, data.marks, data.texts)  # a fresh tree, nothing built
         app.processEvents()
         turn = panel.model.index(0, 0)
         assert panel.model.canFetchMore(turn)

@@ -3,7 +3,9 @@
 -- writer's tokens, the tokenizer count of the BPE marker, or the ratios), and the pairing
 -- of AUDITS.md: for a RESULT the position of the nearest earlier CALL of its id, for a
 -- CALL the position of the nearest later RESULT of its id (NULL when there is none, or
--- when the event has no id).
+-- when the event has no id). The TEXT marker adds the bulky columns (text, raw); without
+-- them the session is read narrow (the window fetches texts for the rows it shows,
+-- explorer.session.event_texts); text_chars is the text's length in code points either way.
 WITH v AS (
     SELECT *,
         row_number() OVER w AS pos,
@@ -17,11 +19,12 @@ WITH v AS (
     WINDOW w AS (ORDER BY /*ORDER*/ ROWS UNBOUNDED PRECEDING)
 )
 SELECT
-    pos, turn_no, eid, file_id, line, seq, sub, ts, kind, call_id, tool, text,
+    pos, turn_no, eid, file_id, line, seq, sub, ts, kind, call_id, tool, /*TEXT*/
+    coalesce(length(text), 0) AS text_chars,
     CASE WHEN text IS NULL THEN cjk_chars + other_chars END AS chars,
     CASE WHEN text IS NULL THEN cjk_chars > 0 END AS cjk,
     tokens, cost, estimated, cost_source, user_id, turn, message_id, event_id, is_error, synthetic, branch,
-    archived, raw,
+    archived,
     CASE WHEN kind = 'RESULT' AND call_id IS NOT NULL THEN
         max(CASE WHEN kind = 'CALL' THEN pos END) OVER (
             PARTITION BY call_id ORDER BY pos ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)

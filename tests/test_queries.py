@@ -45,6 +45,7 @@ FRAGMENTS = {
     "FOUND": findings_cache.table_name(Order.SEQ),
     "KEYED": queries.load("audit_cache_keyed"),
     "BPETEXT": ", text, ek, pk",
+    "TEXT": "text, raw,",
     **{k.upper(): v for k, v in CostSettings(tokenizer="o200k").fragments().items()},
 }
 #: The cache table the statements of each family read (made in demo_store).

@@ -202,7 +202,7 @@ def test_overlay_greying_equals_the_engines_view(demo, strategy):
     for session in ("k0002", "s000051", "s000065"):
         data = load_session(demo, session, "seq")
         model = TurnTreeModel()
-        model.set_session(data.frame, data.marks)
+        model.set_session(data.frame, data.marks, data.texts)
         for budget in BUDGETS:
             model.set_overlay(engine_overlay(data, strategy, budget))
             items, metrics = view(data.log, strategy, budget, data.settings)
@@ -236,7 +236,7 @@ def test_m2_placeholders_sit_under_their_call(demo, qtmodeltester):
         w = window(data.log, Strategy.parse("M2"), budget)
         assert w.placeholders
         model = TurnTreeModel()
-        model.set_session(data.frame, data.marks)
+        model.set_session(data.frame, data.marks, data.texts)
         qtmodeltester.check(model)
         model.set_overlay(engine_overlay(data, "M2", budget))
         for call in w.placeholders:
@@ -252,7 +252,7 @@ def test_summary_sits_at_the_front(store, tmp_path, demo):
     # no SYSTEM event: before the first turn, at top level
     data = load_session(demo, "s000051", "seq")
     model = TurnTreeModel()
-    model.set_session(data.frame, data.marks)
+    model.set_session(data.frame, data.marks, data.texts)
     model.set_overlay(engine_overlay(data, "spring-summary:2", 1000))
     assert [model.index(r, 0).data() for r in range(3)][:2] == ["USER — user (added)",
                                                                 "SUMMARY — summary (added)"]
@@ -261,7 +261,7 @@ def test_summary_sits_at_the_front(store, tmp_path, demo):
     load(store, jsonl(tmp_path / "t.jsonl", ROWS))
     data = load_session(store, "s", "seq")
     model = TurnTreeModel()
-    model.set_session(data.frame, data.marks)
+    model.set_session(data.frame, data.marks, data.texts)
     model.set_overlay(engine_overlay(data, "agentscope:2:1", 1000))
     assert _texts(model, model.index(0, 0)) == ["SYSTEM — be brief", "SUMMARY — summary (added)"]
 
@@ -313,7 +313,7 @@ def test_many_parents_relayout_instead(qtbot, demo, qtmodeltester, monkeypatch):
 def test_overlay_change_emits_once_per_parent(demo):
     data = load_session(demo, "k0002", "seq")
     model = TurnTreeModel()
-    model.set_session(data.frame, data.marks)
+    model.set_session(data.frame, data.marks, data.texts)
     model.fetch_all()
     model.set_overlay(engine_overlay(data, "M0", 2000))
     ranges = []
@@ -332,7 +332,7 @@ def test_overlay_change_emits_once_per_parent(demo):
 def test_overlay_for_another_session_is_refused(demo):
     data = load_session(demo, "s000051", "seq")
     model = TurnTreeModel()
-    model.set_session(data.frame, data.marks)
+    model.set_session(data.frame, data.marks, data.texts)
     with pytest.raises(ValueError):
         model.set_overlay(ViewOverlay("M0", 10, np.ones(data.frame.height + 1, dtype=bool)))
 

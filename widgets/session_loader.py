@@ -18,7 +18,7 @@ def load_task(store: Store, session_id: str, order: Order, cost_settings: CostSe
               settings: CompactionSettings, progress, should_stop) -> SessionData:
     db = store.cursor()
     try:
-        return load_session(db, session_id, order, cost_settings, settings)
+        return load_session(db, session_id, order, cost_settings, settings, texts_from=store)
     finally:
         db.close()
 

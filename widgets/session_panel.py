@@ -134,8 +134,9 @@ class SessionPanel(QWidget):
     # -- content --------------------------------------------------------------------------
     def set_data(self, data: SessionData) -> None:
         """Show a session already loaded (no database access here); the first turn expanded."""
+        self._release()
         self.data, self.session_id = data, data.session_id
-        self.model.set_session(data.frame, data.marks)
+        self.model.set_session(data.frame, data.marks, data.texts)
         self.detail.show_event(None)
         self._shown = ()
         title = (f"{data.session_id}: {data.frame.height:,} events in {data.turns:,} turn(s), "
@@ -155,6 +156,7 @@ class SessionPanel(QWidget):
 
     def clear(self) -> None:
         """Show nothing."""
+        self._release()
         self.data, self.session_id = None, ""
         self.model.clear()
         self.detail.show_event(None)
@@ -162,6 +164,11 @@ class SessionPanel(QWidget):
         self.title.setText("Select a session to see its turns.")
         self.title.setToolTip("")
         self.finding_label.clear()
+
+    def _release(self) -> None:
+        """Let go of the shown session's text reads (their cursor)."""
+        if self.data is not None and self.data.texts is not None:
+            self.data.texts.close()
 
     def set_overlay(self, overlay: ViewOverlay | None) -> None:
         """Lay a compaction preview over the tree; the detail of the current row follows."""

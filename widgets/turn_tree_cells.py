@@ -14,7 +14,6 @@ from widgets.mark_style import BADGES_ROLE, STYLES, VIEW_ERROR_KEYS, tooltip
 
 COLUMNS = ("event", "seq", "cost", "view", "marks")
 EVENT, SEQ, COST, VIEW, MARK = range(len(COLUMNS))
-_PREVIEW = 80
 _ROLE = Qt.ItemDataRole
 
 
@@ -94,9 +93,5 @@ class TurnTreeCells:
         return None
 
     def _text_preview(self, row: int) -> str:
-        """The first words of an event's text, on one line (cached)."""
-        cached = self._preview.get(row)
-        if cached is None:
-            flat = " ".join((self._frame["text"][row] or "").split()[:40])
-            cached = self._preview[row] = flat if len(flat) <= _PREVIEW else flat[:_PREVIEW - 1] + "…"
-        return cached
+        """The first words of an event's text, on one line (read with its block of rows)."""
+        return self._texts.preview(row)

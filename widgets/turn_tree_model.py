@@ -21,6 +21,7 @@ import polars as pl
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from explorer.session.event_texts import FrameTexts, Texts
 from explorer.session.turn_tree import TurnTree
 from explorer.session.view_overlay import SyntheticItem, ViewOverlay
 from widgets.mark_style import BADGES_ROLE, OUT_OF_VIEW_COLOUR, STYLES
@@ -45,15 +46,18 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self.set_session(pl.DataFrame(), [])
 
     # -- content --------------------------------------------------------------------------
-    def set_session(self, frame: pl.DataFrame, marks: list[frozenset[str]]) -> None:
-        """Show a :func:`explorer.tokens.session_events.session_events` frame and its event marks (no overlay)."""
+    def set_session(self, frame: pl.DataFrame, marks: list[frozenset[str]],
+                    texts: Texts | None = None) -> None:
+        """Show a :func:`explorer.tokens.session_events.session_events` frame and its event
+        marks (no overlay); ``texts`` reads the texts of a narrow frame (default: the
+        frame's own ``text`` column)."""
         self.beginResetModel()
         n = frame.height
         self._frame, self._marks, self._overlay = frame, marks, None
+        self._texts = texts if texts is not None else FrameTexts(frame)
         self._synth: dict[int | None, tuple[SyntheticItem, ...]] = {}
         self._errors: dict[int, tuple[str, ...]] = {}
         self._in_view: np.ndarray | None = None
-        self._preview: dict[int, str] = {}
         self.tree = tree = TurnTree.build(frame, marks)
         self._kind, self._tool, self._call = tree.kind, tree.tool, tree.call_id
         self._seq, self._sub, self._cost = tree.seq, tree.sub, tree.cost
@@ -75,8 +79,8 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         return index.internalPointer() if index.isValid() else self._root
 
     def event(self, row: int) -> dict:
-        """One row of the session frame, as a dict."""
-        return self._frame.row(row, named=True)
+        """One row of the session frame, as a dict, with its text and raw record."""
+        return self._frame.row(row, named=True) | self._texts.detail(row)
 
     def frame_row(self, index: Index) -> int | None:
         """The row of the session frame an index shows (None for a turn or a synthetic row)."""

@@ -19,11 +19,15 @@ SYSTEM, USER, ASSISTANT, CALL, RESULT, SUMMARY, OTHER = range(len(KINDS))
 CONTENT_KINDS = (USER, ASSISTANT, CALL, RESULT)
 
 
-def _codes(values: list) -> np.ndarray:
-    """Small integer codes for a column of strings (None -> -1)."""
-    table: dict = {}
-    return np.array([-1 if v is None else table.setdefault(v, len(table)) for v in values],
-                    dtype=np.int64)
+def _codes(column: pl.Series) -> tuple[np.ndarray, list]:
+    """Small integer codes for a column of strings, numbered in order of first appearance
+    (None -> -1), and the column as a list whose equal strings are one object (a session of
+    millions of events keeps pointers, not a string per event)."""
+    first = column.is_first_distinct() & column.is_not_null()
+    values = column.filter(first)
+    codes = column.replace_strict(values, pl.int_range(len(values), eager=True), default=-1,
+                                  return_dtype=pl.Int64).to_numpy()
+    return codes, np.array([*values.to_list(), None], dtype=object)[codes].tolist()
 
 
 @dataclass
@@ -64,18 +68,19 @@ class SessionLog:
     def from_frame(cls, session_id: str, frame: pl.DataFrame) -> "SessionLog":
         """From :func:`explorer.tokens.session_events.session_events` (any order)."""
         kinds = {k: i for i, k in enumerate(KINDS)}
-        chars = frame["text"].str.len_chars().fill_null(0) + frame["chars"].fill_null(0)
+        # text_chars: the text's code points as DuckDB counts them (a narrow frame has no text)
+        chars = frame["text_chars"] + frame["chars"].fill_null(0)
+        call, call_ids = _codes(frame["call_id"])
         return cls(
             session_id=session_id,
             seq=frame["seq"].to_numpy(), sub=frame["sub"].to_numpy(),
-            kind=np.array([kinds[k] for k in frame["kind"].cast(pl.String)], dtype=np.int64),
+            kind=frame["kind"].cast(pl.String).replace_strict(kinds, return_dtype=pl.Int64)
+            .to_numpy(),
             cost=frame["cost"].to_numpy().astype(np.int64),
-            call=_codes(frame["call_id"].to_list()),
-            message=_codes(frame["message_id"].to_list()),
-            user=_codes(frame["user_id"].to_list()),
+            call=call, message=_codes(frame["message_id"])[0], user=_codes(frame["user_id"])[0],
             turn=frame["turn"].fill_null(-1).to_numpy().astype(np.int64),
             archived=frame["archived"].fill_null(False).to_numpy().astype(bool),
-            call_ids=frame["call_id"].to_list(), tools=frame["tool"].to_list(),
+            call_ids=call_ids, tools=_codes(frame["tool"])[1],
             chars=chars.to_numpy().astype(np.int64),
             eid=frame["eid"].to_numpy().astype(np.int64),
         )

@@ -1,7 +1,9 @@
 """Everything the window shows about one session, loaded at once (off the GUI thread).
 
 The frame, its per-event marks and its :class:`SessionLog` share their rows: row ``i`` of
-the frame is event ``i`` of the log, in the order being viewed.
+the frame is event ``i`` of the log, in the order being viewed. The frame is narrow (no
+``text``, no ``raw``): the texts of the rows shown are read by :attr:`SessionData.texts`, so
+the memory of a session of millions of events follows what the window shows of it.
 """
 
 from __future__ import annotations
@@ -10,11 +12,13 @@ from dataclasses import dataclass
 
 import polars as pl
 
+import queries
 from explorer.audits.marks import event_marks
 from explorer.compaction import transforms
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
 from explorer.model import CostSettings, Order
+from explorer.session.event_texts import EventTexts, Texts
 from explorer.session.reported_usage import SessionUsage, session_usage
 from explorer.store.db import Db, bounded_memory
 from explorer.tokens.session_events import session_events
@@ -36,6 +40,14 @@ class SessionData:
     marks: list[frozenset[str]]    # explorer.audits.marks.event_marks, per frame row
     log: SessionLog                # costs after the transforms the settings switch on
     usage: SessionUsage = SessionUsage()  # what the writer reported (never the cost)
+    texts: Texts | None = None     # the texts of the frame's rows, read when shown
+
+    def event(self, row: int) -> dict:
+        """One row of the frame as a dict, with its text and raw record."""
+        out = self.frame.row(row, named=True)
+        if self.texts is not None:
+            out.update(self.texts.detail(row))
+        return out
 
     def cost_text(self) -> str:
         """The session's cost and where it comes from: the writer's own ``tokens``, a real
@@ -57,12 +69,22 @@ class SessionData:
 
 def load_session(db: Db, session_id: str, order: Order = Order.SEQ,
                  cost_settings: CostSettings = CostSettings(),
-                 settings: CompactionSettings = CompactionSettings()) -> SessionData:
-    """Read one session (one indexed query, plus one for the transforms when they are on),
-    with DuckDB's memory bounded (a session of millions of events: it spills its sorts)."""
+                 settings: CompactionSettings = CompactionSettings(),
+                 texts_from: Db | None = None) -> SessionData:
+    """Read one session narrow (one indexed query, plus one for the transforms when they
+    are on, one for the reported usage), with DuckDB's memory bounded (a session of
+    millions of events: it spills its sorts). The texts are read later from ``texts_from``
+    (default ``db``; the window passes its store, whose connection outlives the worker's)."""
     with bounded_memory(db, SESSION_MEMORY):
-        frame = session_events(db, session_id, Order(order), cost_settings)
+        frame = session_events(db, session_id, Order(order), cost_settings, texts=False)
     log = transforms.for_log(db, SessionLog.from_frame(session_id, frame), settings, cost_settings)
-    usage = session_usage(frame["raw"].drop_nulls()) if "raw" in frame.columns else SessionUsage()
+    texts = EventTexts(texts_from or db, frame["eid"].to_numpy())
     return SessionData(session_id, Order(order), cost_settings, settings, frame,
-                       event_marks(frame), log, usage)
+                       event_marks(frame), log, _usage(db, session_id), texts)
+
+
+def _usage(db: Db, session_id: str, batch: int = 10_000) -> SessionUsage:
+    """The usage the session's raw records report, read a batch at a time (fetched fully
+    before the next statement on ``db``)."""
+    cur = db.con.execute(queries.render("session_raws"), {"session_id": session_id})
+    return session_usage(raw for rows in iter(lambda: cur.fetchmany(batch), []) for (raw,) in rows)

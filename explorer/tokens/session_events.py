@@ -11,16 +11,20 @@ from explorer.tokens import counts as token_counts
 
 
 def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
-                   settings: CostSettings = CostSettings()) -> pl.DataFrame:
+                   settings: CostSettings = CostSettings(), *, texts: bool = True) -> pl.DataFrame:
     """The session's events in ``order`` with pos, turn_no, cost, call_pos, result_pos.
+
+    ``texts=False`` leaves out the bulky ``text`` and ``raw`` (a session of millions of events
+    is read as its narrow columns; :mod:`explorer.session.event_texts` reads texts by eid).
 
     ``turn_no`` is the derived turn (FORMAT.md: a turn opens at every USER event; 0 is
     the preamble); ``call_pos``/``result_pos`` are the pairing of AUDITS.md (positions
     are 1-based); ``display_call_pos`` is the one-to-one pairing the tree shows.
     """
     token_counts.ensure(db, settings, session_id)
-    frame = db.frame("session_events", {"order": ORDER_KEYS[Order(order)], **settings.fragments()},
-                     session_id=session_id, **settings.params())
+    fragments = {"order": ORDER_KEYS[Order(order)], "text": "text, raw," if texts else "",
+                 **settings.fragments()}
+    frame = db.frame("session_events", fragments, session_id=session_id, **settings.params())
     return frame.with_columns(display_pairs(frame))
 
 

@@ -1,0 +1,118 @@
+"""The texts of one session's events, read for the rows being shown, not for the session.
+
+A session of millions of events is read narrow (:func:`explorer.tokens.session_events.session_events`
+with ``texts=False``); the turn tree asks for the one-line preview of the rows it lays out
+and the detail for the one row selected. :class:`EventTexts` reads them from DuckDB by eid,
+a block of frame rows at a time, and keeps a few blocks of previews (the least recently used
+dropped first). :class:`FrameTexts` answers the same from a frame that has its texts.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Protocol
+
+import numpy as np
+import polars as pl
+
+from explorer.store.db import Db
+
+#: The longest preview, in characters (a longer one is cut and ends with an ellipsis).
+PREVIEW = 80
+#: Frame rows read at once, and the blocks of previews kept.
+BLOCK = 256
+KEPT = 64
+
+
+def preview_text(text: str | None) -> str:
+    """The first words of an event's text, on one line, at most :data:`PREVIEW` characters."""
+    flat = " ".join((text or "").split()[:40])
+    return flat if len(flat) <= PREVIEW else flat[:PREVIEW - 1] + "…"
+
+
+class Texts(Protocol):
+    """What the tree and the detail read of a session's texts (by frame row)."""
+
+    def preview(self, row: int) -> str: ...
+
+    def detail(self, row: int) -> dict: ...
+
+    def close(self) -> None: ...
+
+
+class FrameTexts:
+    """The texts of a frame that has its ``text`` (and ``raw``) columns."""
+
+    def __init__(self, frame: pl.DataFrame) -> None:
+        self._frame = frame
+        self._previews: dict[int, str] = {}
+
+    def preview(self, row: int) -> str:
+        cached = self._previews.get(row)
+        if cached is None:
+            text = self._frame["text"][row] if "text" in self._frame.columns else None
+            cached = self._previews[row] = preview_text(text)
+        return cached
+
+    def detail(self, row: int) -> dict:
+        return {c: self._frame[c][row] for c in ("text", "raw") if c in self._frame.columns}
+
+    def close(self) -> None:
+        pass
+
+
+class EventTexts:
+    """The texts of a narrow frame's rows (``eids[row]``), read from the store by eid.
+
+    ``source`` is a :class:`~explorer.store.db.Db` whose connection stays open while the
+    session is shown (the store); the reads go through a cursor of their own, made on the
+    thread that reads first (the GUI thread: a block of 256 rows reads in milliseconds, like
+    the session list's). ``reads`` counts the statements run (tests, benchmarks).
+    """
+
+    def __init__(self, source: Db, eids: np.ndarray, block: int = BLOCK, kept: int = KEPT) -> None:
+        self._source = source
+        self._eids = np.asarray(eids, dtype=np.int64)
+        self._block, self._kept = block, kept
+        self._db: Db | None = None
+        self._blocks: OrderedDict[int, list[str]] = OrderedDict()
+        self.reads = 0
+
+    def _read(self, eids: np.ndarray) -> dict[int, tuple[str | None, str | None]]:
+        if not len(eids):
+            return {}
+        if self._db is None:
+            self._db = Db(self._source.con.cursor())
+        self.reads += 1
+        rows = self._db.run("event_texts", eids=eids.tolist(), low=int(eids.min()),
+                            high=int(eids.max()))
+        return {eid: (text, raw) for eid, text, raw in rows}
+
+    def preview(self, row: int) -> str:
+        number, offset = divmod(row, self._block)
+        block = self._blocks.get(number)
+        if block is None:
+            eids = self._eids[number * self._block:(number + 1) * self._block]
+            found = self._read(eids)
+            block = self._blocks[number] = [preview_text(found.get(e, (None,))[0])
+                                            for e in eids.tolist()]
+            while len(self._blocks) > self._kept:
+                self._blocks.popitem(last=False)
+        else:
+            self._blocks.move_to_end(number)
+        return block[offset]
+
+    def detail(self, row: int) -> dict:
+        eid = int(self._eids[row])
+        text, raw = self._read(self._eids[row:row + 1]).get(eid, (None, None))
+        return {"text": text, "raw": raw}
+
+    def close(self) -> None:
+        """Let go of the cursor (a new session is shown, or the store closes)."""
+        if self._db is not None:
+            try:
+                self._db.close()
+            except Exception:  # the store closed first: its cursors went with it
+                pass
+            self._db = None
+        self._blocks.clear()

@@ -1,0 +1,66 @@
+"""A session read narrow (no text, no raw) and its texts read by eid give what the wide
+frame gives: the same columns otherwise, the same previews, details, chars and usage."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.cli.demo import demo_paths
+from explorer.compaction.log import SessionLog
+from explorer.session.data import load_session
+from explorer.session.event_texts import EventTexts, FrameTexts
+from explorer.session.reported_usage import session_usage
+from explorer.tokens.session_events import session_events
+from tests.helpers import load
+
+SESSIONS = ["k0002", "s000012", "s000051"]
+
+
+@pytest.fixture(scope="module")
+def demo():
+    from explorer.store.db import Store
+    store = Store()
+    load(store, *demo_paths())
+    yield store
+    store.close()
+
+
+@pytest.mark.parametrize("session", SESSIONS)
+def test_the_narrow_read_is_the_wide_one_without_its_texts(demo, session):
+    wide = session_events(demo, session, "ts-unstable")
+    narrow = session_events(demo, session, "ts-unstable", texts=False)
+    assert narrow.equals(wide.drop("text", "raw"))
+    # DuckDB's length is polars' count of code points (SessionLog's chars read it)
+    assert wide["text_chars"].to_list() == wide["text"].str.len_chars().fill_null(0).to_list()
+
+
+@pytest.mark.parametrize("session", SESSIONS)
+def test_texts_read_by_eid_are_the_frames(demo, session):
+    wide = session_events(demo, session, "seq")
+    frame_texts = FrameTexts(wide)
+    texts = EventTexts(demo, wide["eid"].to_numpy(), block=7, kept=2)
+    rows = list(range(wide.height))
+    assert [texts.preview(r) for r in rows] == [frame_texts.preview(r) for r in rows]
+    assert any(frame_texts.preview(r) for r in rows)
+    assert texts.reads == -(-wide.height // 7)   # one read a block, none when kept
+    texts.preview(0)
+    assert texts.reads == -(-wide.height // 7) + (wide.height > 14)
+    for r in rows[::5]:
+        assert texts.detail(r) == frame_texts.detail(r)
+    texts.close()
+
+
+@pytest.mark.parametrize("session", SESSIONS)
+def test_the_session_data_is_the_wide_frames(demo, session):
+    wide = session_events(demo, session, "seq")
+    data = load_session(demo, session, "seq")
+    assert data.usage == session_usage(wide["raw"].drop_nulls())
+    assert [data.event(r) for r in range(wide.height)] == wide.to_dicts()
+    log, expected = data.log, SessionLog.from_frame(session, wide)
+    for name in ("kind", "cost", "call", "message", "user", "chars", "eid"):
+        assert getattr(log, name).tolist() == getattr(expected, name).tolist(), name
+    assert log.call_ids == wide["call_id"].to_list() and log.tools == wide["tool"].to_list()
+    for name, column in (("call", "call_id"), ("message", "message_id"), ("user", "user_id")):
+        first: dict = {}   # codes in order of first appearance, None -> -1
+        assert getattr(log, name).tolist() == [-1 if v is None else first.setdefault(v, len(first))
+                                               for v in wide[column].to_list()], name
