@@ -11,6 +11,8 @@ Each figure comes from a child process of its own (its ``ru_maxrss`` is the peak
    end. Target: the list in <= 1 GB.
 3. ``session``: one session of about 3,000,000 events: first open, then the session's
    tree loaded. Target: the tree in <= 3 s and <= 1 GB.
+   ``session-steps``: the same session's load step by step in one child (no window, no
+   session list): seconds and peak memory after each step.
 4. ``audit-again``: ``turnscope audit --db`` on the corpus's database a second time (its
    tables fresh): seconds (it reads the cached tables).
 
@@ -122,9 +124,64 @@ def _child_window(db: str, what: str) -> dict:
     return out
 
 
+def _child_steps(db: str) -> dict:
+    """explorer.session.data.load_session's steps, then the tree model and its first turn."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.audits.marks import event_marks
+    from explorer.compaction import transforms
+    from explorer.compaction.log import SessionLog
+    from explorer.compaction.settings import CompactionSettings
+    from explorer.model import CostSettings, Order
+    from explorer.session import data as session_data
+    from explorer.session.event_texts import EventTexts
+    from explorer.store.db import Store, bounded_memory
+    from explorer.tokens.session_events import session_events
+    from widgets.turn_tree_model import TurnTreeModel
+
+    app = QApplication.instance() or QApplication([])
+    store = Store(db)
+    session = store.run("session_names")[0][0]
+    steps: list[str] = []
+    began = last = time.perf_counter()
+
+    def step(name: str) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        steps.append(f"{name} {now - last:.1f} s, peak {peak:,.0f} MB")
+        last = now
+
+    step("start")
+    with bounded_memory(store, session_data.SESSION_MEMORY):
+        frame = session_events(store, session, Order.SEQ, CostSettings(), texts=False)
+    step(f"events ({frame.height:,}, {frame.estimated_size() / 2**20:,.0f} MB)")
+    log = transforms.for_log(store, SessionLog.from_frame(session, frame), CompactionSettings(),
+                             CostSettings())
+    step("SessionLog")
+    usage = session_data._usage(store, session)
+    step(f"usage ({usage.responses:,} responses)")
+    marks = event_marks(frame)
+    step("marks")
+    texts = EventTexts(store, frame["eid"].to_numpy())
+    model = TurnTreeModel()
+    model.set_session(frame, marks, texts)
+    step("tree model")
+    first = model.first_turn()
+    model.fetchMore(first)
+    shown = [model.index(r, 0, first).data() for r in range(min(50, model.rowCount(first)))]
+    shown += [model.index(r, 0).data() for r in range(50)]
+    step(f"first turn and 100 rows shown ({texts.reads} reads)")
+    del app
+    return {"steps": steps, "total_s": last - began, "events": log.n}
+
+
 def _child(argv: list[str]) -> None:
     kind, db = argv[0], argv[1]
-    if kind == "audit":
+    if kind == "steps":
+        out = _child_steps(db)
+    elif kind == "audit":
         from explorer.cli.main import main
         start = time.perf_counter()
         saved, sys.stdout = sys.stdout, open(os.devnull, "w")
@@ -157,6 +214,12 @@ def run(shape: str) -> None:
         print(f"audit --db, second run, {db.name}: {got['audit_s']:.1f} s, "
               f"peak {got['peak_mb']:,.0f} MB ({_load()})")
         return
+    if shape == "session-steps":
+        got = _measure("steps", _audited("session"))
+        print(f"load of one {got['events']:,}-event session, step by step: "
+              + "; ".join(got["steps"]) + f"; total {got['total_s']:.1f} s, peak "
+              f"{got['peak_mb']:,.0f} MB ({_load()})")
+        return
     what = {"corpus": "rows", "sessions": "scroll", "session": "tree"}[shape]
     db = _first_open_copy(shape)
     got = _measure(what, db)
@@ -168,7 +231,7 @@ def run(shape: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shape", default="all", choices=[*SHAPES, "audit-again", "all"])
+    parser.add_argument("--shape", default="all", choices=[*SHAPES, "session-steps", "audit-again", "all"])
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

@@ -26,7 +26,7 @@ def test_the_structure_follows_the_display_pairing(demo, session):
     frame = session_events(demo, session, "ts-unstable")
     marks = event_marks(frame)
     tree = TurnTree.build(frame, marks)
-    assert tree.tree_order == _expected_tree_rows(frame)
+    assert tree.tree_order.tolist() == _expected_tree_rows(frame)
     assert sorted(tree.tree_pos[tree.tree_order].tolist()) == list(range(frame.height))
     for call, result in tree.result_of.items():
         assert tree.kind[call] == "CALL" and tree.call_of[result] == call
@@ -34,10 +34,10 @@ def test_the_structure_follows_the_display_pairing(demo, session):
     assert int(tree.turn_size.sum()) == frame.height
     assert int(tree.turn_cost.sum()) == frame["cost"].sum()
     assert sum(sum(m.values()) for m in tree.turn_marks) == sum(len(m) for m in marks)
-    assert tree.finding_rows(marks) == [r for r in tree.tree_order if marks[r]]
+    assert tree.finding_rows(marks) == [r for r in tree.tree_order.tolist() if marks[r]]
 
 
 def test_an_empty_session_has_no_turns():
     import polars as pl
     tree = TurnTree.build(pl.DataFrame(), [])
-    assert tree.top_rows == [] and tree.tree_order == [] and len(tree.turn_size) == 0
+    assert len(tree.top_rows) == 0 and len(tree.tree_order) == 0 and len(tree.turn_size) == 0

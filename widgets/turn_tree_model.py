@@ -59,6 +59,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self._errors: dict[int, tuple[str, ...]] = {}
         self._in_view: np.ndarray | None = None
         self.tree = tree = TurnTree.build(frame, marks)
+        self._findings: list[int] | None = None
         self._kind, self._tool, self._call = tree.kind, tree.tool, tree.call_id
         self._seq, self._sub, self._cost = tree.seq, tree.sub, tree.cost
         self._result_of, self._call_of = tree.result_of, tree.call_of
@@ -107,7 +108,9 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
 
     def finding_rows(self) -> list[int]:
         """The frame rows that carry a finding mark, in tree order (what F3 steps through)."""
-        return self.tree.finding_rows(self._marks)
+        if self._findings is None:
+            self._findings = self.tree.finding_rows(self._marks)
+        return self._findings
 
     def finding_positions(self, rows: list[int]) -> list[int]:
         """The tree positions of frame rows (see :meth:`tree_position`)."""
@@ -179,7 +182,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
             return False
         node = parent.internalPointer()
         children = node.children
-        return bool(self._top_rows[node.turn]) if children is None else bool(children)
+        return self._top_rows.size(node.turn) > 0 if children is None else bool(children)
 
     # -- structure ------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:

@@ -8,10 +8,51 @@ A RESULT sits under the CALL that the one-to-one display pairing of AUDITS.md gi
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+
+
+class RowMap(Mapping):
+    """Frame row -> frame row, held as one array (-1: none), not a dict of millions."""
+
+    def __init__(self, to: np.ndarray) -> None:
+        self.to = to
+        self._keys = np.flatnonzero(to >= 0)
+
+    def __getitem__(self, row: int) -> int:
+        got = int(self.to[row]) if 0 <= row < len(self.to) else -1
+        if got < 0:
+            raise KeyError(row)
+        return got
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._keys.tolist())
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+class TurnRows:
+    """The rows shown directly under each turn, in frame order: ``rows[starts[t]:starts[t+1]]``
+    (one array for the session; ``self[t]`` is a list of one turn's rows)."""
+
+    def __init__(self, rows: np.ndarray, starts: np.ndarray) -> None:
+        self.rows, self.starts = rows, starts
+
+    def __getitem__(self, turn: int) -> list[int]:
+        return self.rows[self.starts[turn]:self.starts[turn + 1]].tolist()
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def __iter__(self) -> Iterator[list[int]]:
+        return (self[t] for t in range(len(self)))
+
+    def size(self, turn: int) -> int:
+        return int(self.starts[turn + 1] - self.starts[turn])
 
 
 @dataclass(frozen=True)
@@ -21,20 +62,22 @@ class TurnTree:
     ``top_rows[t]``: the frame rows shown directly under turn ``t`` (numbered ``turn_no[t]``);
     ``result_of`` / ``call_of``: a CALL's nested RESULT row and back; ``tree_order``: the
     rows in the order the tree shows them, ``tree_pos`` its inverse; ``turn_of[r]``: the turn
-    a row belongs to; ``turn_size``, ``turn_cost``, ``turn_marks``: per turn.
+    a row belongs to; ``turn_size``, ``turn_cost``, ``turn_marks``: per turn. Everything per
+    event is an array or a frame column (a session of millions of events: no object per
+    event); ``kind``, ``tool``, ``call_id``, ``seq``, ``sub``, ``cost`` are read a row at a time.
     """
 
-    kind: list[str]
-    tool: list
-    call_id: list
-    seq: list
-    sub: list
-    cost: list
-    turn_no: list[int]
-    top_rows: list[list[int]]
-    result_of: dict[int, int]
-    call_of: dict[int, int]
-    tree_order: list[int]
+    kind: pl.Series
+    tool: pl.Series
+    call_id: pl.Series
+    seq: pl.Series
+    sub: pl.Series
+    cost: pl.Series
+    turn_no: np.ndarray
+    top_rows: TurnRows
+    result_of: RowMap
+    call_of: RowMap
+    tree_order: np.ndarray
     tree_pos: np.ndarray
     turn_of: np.ndarray
     turn_size: np.ndarray
@@ -44,44 +87,51 @@ class TurnTree:
     @classmethod
     def build(cls, frame: pl.DataFrame, marks: list[frozenset[str]]) -> TurnTree:
         n = frame.height
-        cols = (frame.select("kind", "tool", "call_id", "seq", "sub", "cost")
-                .to_dict(as_series=False) if n else {})
-        rows = frame.select("turn_no", "pos", "display_call_pos").rows() if n else []
-        row_of_pos = {pos: i for i, (_, pos, _) in enumerate(rows)}
-        result_of: dict[int, int] = {}
-        call_of: dict[int, int] = {}
-        by_turn: dict[int, list[int]] = {t: [] for t in sorted({t for t, _, _ in rows})}
-        for i, (turn, _, call_pos) in enumerate(rows):
-            if call_pos is None:
-                by_turn[turn].append(i)
-            else:
-                result_of[row_of_pos[call_pos]] = i
-                call_of[i] = row_of_pos[call_pos]
-        top_rows = list(by_turn.values())
-        tree_order = [r for top in top_rows for t in top
-                      for r in ((t, result_of[t]) if t in result_of else (t,))]
+        if not n:
+            frame = pl.DataFrame(schema={c: pl.Int64 for c in ("turn_no", "pos", "display_call_pos",
+                                                                "cost", "seq", "sub")}
+                                 | {c: pl.String for c in ("kind", "tool", "call_id")})
+        turn = frame["turn_no"].to_numpy()
+        pos = frame["pos"].to_numpy()
+        nested = frame["display_call_pos"].is_not_null().to_numpy()
+        result_of = np.full(n, -1, dtype=np.int64)
+        call_of = np.full(n, -1, dtype=np.int64)
+        results = np.flatnonzero(nested)
+        if len(results):
+            sorter = np.argsort(pos, kind="stable")
+            call_pos = frame["display_call_pos"].to_numpy()[results].astype(np.int64)
+            calls = sorter[np.searchsorted(pos, call_pos, sorter=sorter)]
+            result_of[calls], call_of[results] = results, calls
+        turn_no, turn_idx = np.unique(turn, return_inverse=True)
+        turn_idx = turn_idx.reshape(-1)
+        top = np.flatnonzero(~nested)
+        by_turn = top[np.argsort(turn_idx[top], kind="stable")]
+        starts = np.r_[0, np.cumsum(np.bincount(turn_idx[top], minlength=len(turn_no)))]
+        has = result_of[by_turn] >= 0
+        at = np.cumsum(1 + has) - (1 + has)          # where each top row sits in tree order
+        tree_order = np.empty(n, dtype=np.int64)
+        tree_order[at] = by_turn
+        tree_order[at[has] + 1] = result_of[by_turn[has]]
         tree_pos = np.empty(n, dtype=np.int64)
         tree_pos[tree_order] = np.arange(n)
-        turn_of = np.empty(n, dtype=np.int64)
-        for t, top in enumerate(top_rows):
-            turn_of[top] = t
-        for result, call in call_of.items():
-            turn_of[result] = turn_of[call]
-        costs = np.asarray(cols.get("cost", []), dtype=np.int64)
-        turn_marks: list[dict[str, int]] = [{} for _ in top_rows]
-        for r, row_marks in enumerate(marks):
+        turn_of = turn_idx.astype(np.int64)
+        turn_of[results] = turn_of[call_of[results]]
+        costs = frame["cost"].to_numpy().astype(np.int64)
+        turn_marks: list[dict[str, int]] = [{} for _ in turn_no]
+        for r in (r for r, row_marks in enumerate(marks) if row_marks):
             counts = turn_marks[turn_of[r]]
-            for m in row_marks:
+            for m in marks[r]:
                 counts[m] = counts.get(m, 0) + 1
         return cls(
-            kind=[str(k) for k in cols.get("kind", [])], tool=cols.get("tool", []),
-            call_id=cols.get("call_id", []), seq=cols.get("seq", []), sub=cols.get("sub", []),
-            cost=cols.get("cost", []), turn_no=list(by_turn), top_rows=top_rows,
-            result_of=result_of, call_of=call_of, tree_order=tree_order, tree_pos=tree_pos,
-            turn_of=turn_of, turn_size=np.bincount(turn_of, minlength=len(top_rows)),
-            turn_cost=np.bincount(turn_of, weights=costs, minlength=len(top_rows)),
+            kind=frame["kind"].cast(pl.String), tool=frame["tool"], call_id=frame["call_id"],
+            seq=frame["seq"], sub=frame["sub"], cost=frame["cost"], turn_no=turn_no,
+            top_rows=TurnRows(by_turn, starts), result_of=RowMap(result_of),
+            call_of=RowMap(call_of), tree_order=tree_order, tree_pos=tree_pos, turn_of=turn_of,
+            turn_size=np.bincount(turn_of, minlength=len(turn_no)),
+            turn_cost=np.bincount(turn_of, weights=costs, minlength=len(turn_no)),
             turn_marks=turn_marks)
 
     def finding_rows(self, marks: list[frozenset[str]]) -> list[int]:
         """The rows that carry a mark, in tree order."""
-        return [r for r in self.tree_order if marks[r]]
+        marked = np.fromiter(map(bool, marks), dtype=bool, count=len(marks))
+        return self.tree_order[marked[self.tree_order]].tolist()
