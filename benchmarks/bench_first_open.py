@@ -129,7 +129,7 @@ def _child_steps(db: str) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from explorer.audits.marks import event_marks
+    from explorer.audits.marks import event_marks, rules_found
     from explorer.compaction import transforms
     from explorer.compaction.log import SessionLog
     from explorer.compaction.settings import CompactionSettings
@@ -162,8 +162,9 @@ def _child_steps(db: str) -> dict:
     step("SessionLog")
     usage = session_data._usage(store, session)
     step(f"usage ({usage.responses:,} responses)")
-    marks = event_marks(frame)
-    step("marks")
+    rules = rules_found(store, session, Order.SEQ)
+    marks = event_marks(frame, rules)
+    step(f"marks ({len(rules)} rules run)")
     texts = EventTexts(store, frame["eid"].to_numpy())
     model = TurnTreeModel()
     model.set_session(frame, marks, texts)

@@ -35,3 +35,22 @@ def test_marks_match_findings(store, order):
                 found[(session, rule)].add((seq, sub))
     assert found == expected
     assert {rule for _, rule in found} >= {"orphan_results", "dangling_calls", "turn_collisions"}
+
+
+@pytest.mark.parametrize("order", ["seq", "ts-unstable"])
+def test_the_rules_that_found_nothing_are_not_run(store, order):
+    from explorer.audits import cache as audit_cache
+    from explorer.audits.marks import rules_found
+    from explorer.audits.rules import MARKED
+    load(store, *demo_paths())
+    sessions = [r[0] for r in store.run("session_names")]
+    assert rules_found(store, sessions[0], order) == MARKED   # no audit table yet: all run
+    audit_cache.ensure(store, order)
+    picked = {}
+    for session in sessions:
+        frame = session_events(store, session, order)
+        rules = rules_found(store, session, order)
+        picked[session] = rules
+        assert event_marks(frame, rules) == event_marks(frame), session
+    assert any(0 < len(r) < len(MARKED) for r in picked.values())
+    assert any(not r for r in picked.values())

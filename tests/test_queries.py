@@ -46,6 +46,7 @@ FRAGMENTS = {
     "KEYED": queries.load("audit_cache_keyed"),
     "BPETEXT": ", text, ek, pk",
     "TEXT": "text, raw,",
+    "EVENTS": "SELECT 1 AS call_pos, 2 AS result_pos, 3 AS pos",
     **{k.upper(): v for k, v in CostSettings(tokenizer="o200k").fragments().items()},
 }
 #: The cache table the statements of each family read (made in demo_store).

@@ -7,6 +7,10 @@ frame in an in-memory DuckDB, with each event named by its position: an event is
 a rule when a finding of that rule points at it (the later event only, for a rule whose
 :class:`~explorer.audits.rules.Mark` says ``last``). The tests check each mark against the
 findings of :func:`explorer.audits.counts.findings`.
+
+Only the rules that found something in the session need to run: :func:`rules_found` reads
+them from the session's row of a fresh audit table (the counts of the same fragments), so a
+session of millions of events with few findings runs few rules, or none.
 """
 
 from __future__ import annotations
@@ -15,13 +19,18 @@ import os
 import tempfile
 import threading
 
+from functools import cache
+
 import duckdb
 import numpy as np
 import polars as pl
 
 import queries
+from explorer.audits import cache as audit_cache
 from explorer.audits.rule_sql import relations, units
-from explorer.audits.rules import MARKED, RULES
+from explorer.audits.rules import MARKED, RULES, Rule
+from explorer.model import CostSettings, Order
+from explorer.store.db import Db
 
 #: Mark names (the AUDITS.md rules they stand for), in display order.
 MARKS = tuple(rule.name for rule in MARKED)
@@ -46,18 +55,32 @@ def _connection() -> duckdb.DuckDBPyConnection:
     return con
 
 
-def marks_sql() -> str:
-    """The statement giving, per finding of a marked rule in the frame, its rule and the
-    positions of its events."""
+@cache
+def marks_sql(rules: tuple[Rule, ...] = MARKED) -> str:
+    """The statement giving, per finding of the marked ``rules`` in the frame, its rule and
+    the positions of its events."""
     ordered = queries.render("marks_events", frame="frame")
-    return f"WITH {relations(ordered, 'pos')},\nunits AS ({units(MARKED)})\nSELECT rule, events FROM units"
+    return f"WITH {relations(ordered, 'pos')},\nunits AS ({units(rules)})\nSELECT rule, events FROM units"
 
 
-_SQL = marks_sql()
+def rules_found(db: Db, session_id: str, order: Order,
+                cost_settings: CostSettings = CostSettings()) -> tuple[Rule, ...]:
+    """The marked rules with a finding in the session, by its row of the audit table of
+    ``order`` when that table is fresh; every marked rule when it is not (or lacks the
+    session)."""
+    if not audit_cache.is_fresh(db, order, cost_settings):
+        return MARKED
+    table = audit_cache.table_name(order)
+    rows = db.frame("audit_cache_session", {"table": table}, session_id=session_id)
+    if rows.height != 1:
+        return MARKED
+    counts = rows.row(0, named=True)
+    return tuple(rule for rule in MARKED if counts.get(rule.name, 1) != 0)
 
 
-def event_marks(frame: pl.DataFrame) -> list[frozenset[str]]:
-    """For each row of ``frame`` (in its order), the rules that point at that event.
+def event_marks(frame: pl.DataFrame, rules: tuple[Rule, ...] = MARKED) -> list[frozenset[str]]:
+    """For each row of ``frame`` (in its order), the rules among ``rules`` that point at
+    that event (:func:`rules_found`: the others have none).
 
     Pair rules (tie_inversions, clock_regressions) mark the later event of the pair, the one
     out of order; grouped rules mark every event of the group. Unmarked rows share one empty
@@ -65,13 +88,15 @@ def event_marks(frame: pl.DataFrame) -> list[frozenset[str]]:
     """
     if frame.is_empty():
         return []
+    if not rules:
+        return [_NONE] * frame.height
     positions = frame["pos"].to_numpy()
     in_order = bool(np.array_equal(positions, np.arange(1, frame.height + 1)))
     con = _connection()
     con.execute(f"SET threads = {_threads(frame.height)}")
     con.register("frame", frame.select(_COLUMNS).with_columns(pl.col("kind").cast(pl.String)))
     try:
-        found = con.execute(_SQL).fetchall()
+        found = con.execute(marks_sql(tuple(rules))).fetchall()
     finally:
         con.unregister("frame")
     sorter = None if in_order else np.argsort(positions, kind="stable")

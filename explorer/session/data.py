@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import polars as pl
 
 import queries
-from explorer.audits.marks import event_marks
+from explorer.audits.marks import event_marks, rules_found
 from explorer.compaction import transforms
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
@@ -79,8 +79,9 @@ def load_session(db: Db, session_id: str, order: Order = Order.SEQ,
         frame = session_events(db, session_id, Order(order), cost_settings, texts=False)
     log = transforms.for_log(db, SessionLog.from_frame(session_id, frame), settings, cost_settings)
     texts = EventTexts(texts_from or db, frame["eid"].to_numpy())
-    return SessionData(session_id, Order(order), cost_settings, settings, frame,
-                       event_marks(frame), log, _usage(db, session_id), texts)
+    marks = event_marks(frame, rules_found(db, session_id, Order(order), cost_settings))
+    return SessionData(session_id, Order(order), cost_settings, settings, frame, marks, log,
+                       _usage(db, session_id), texts)
 
 
 def _usage(db: Db, session_id: str, batch: int = 10_000) -> SessionUsage:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+import queries
+
 from explorer.model import ORDER_KEYS, CostSettings, Order
 from explorer.store.db import Db
 from explorer.tokens import counts as token_counts
@@ -14,8 +16,9 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
                    settings: CostSettings = CostSettings(), *, texts: bool = True) -> pl.DataFrame:
     """The session's events in ``order`` with pos, turn_no, cost, call_pos, result_pos.
 
-    ``texts=False`` leaves out the bulky ``text`` and ``raw`` (a session of millions of events
-    is read as its narrow columns; :mod:`explorer.session.event_texts` reads texts by eid).
+    ``texts=False`` leaves out the bulky ``text`` and ``raw`` and the unused ``call_pos`` and
+    ``result_pos`` (a session of millions of events is read as its narrow columns;
+    :mod:`explorer.session.event_texts` reads texts by eid).
 
     ``turn_no`` is the derived turn (FORMAT.md: a turn opens at every USER event; 0 is
     the preamble); ``call_pos``/``result_pos`` are the pairing of AUDITS.md (positions
@@ -24,7 +27,12 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
     token_counts.ensure(db, settings, session_id)
     fragments = {"order": ORDER_KEYS[Order(order)], "text": "text, raw," if texts else "",
                  **settings.fragments()}
-    frame = db.frame("session_events", fragments, session_id=session_id, **settings.params())
+    params = {"session_id": session_id, **settings.params()}
+    if texts:
+        frame = db.frame("session_events", fragments, **params)
+    else:
+        events = queries.render("session_events", **fragments)
+        frame = db.frame("session_events_narrow", {"events": events}, **params)
     return frame.with_columns(display_pairs(frame))
 
 
