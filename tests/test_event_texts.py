@@ -64,3 +64,12 @@ def test_the_session_data_is_the_wide_frames(demo, session):
         first: dict = {}   # codes in order of first appearance, None -> -1
         assert getattr(log, name).tolist() == [-1 if v is None else first.setdefault(v, len(first))
                                                for v in wide[column].to_list()], name
+
+
+def test_a_closed_store_reads_nothing_and_raises_nothing(demo, tmp_path):
+    from explorer.store.db import Store
+    store = Store(tmp_path / "t.duckdb")
+    texts = EventTexts(store, [1, 2, 3])
+    store.close()
+    assert texts.preview(0) == "" and texts.detail(1) == {"text": None, "raw": None}
+    assert texts.reads == 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Protocol
 
+import duckdb
 import numpy as np
 import polars as pl
 
@@ -65,27 +66,33 @@ class EventTexts:
     """The texts of a narrow frame's rows (``eids[row]``), read from the store by eid.
 
     ``source`` is a :class:`~explorer.store.db.Db` whose connection stays open while the
-    session is shown (the store); the reads go through a cursor of their own, made on the
-    thread that reads first (the GUI thread: a block of 256 rows reads in milliseconds, like
-    the session list's). ``reads`` counts the statements run (tests, benchmarks).
+    session is shown (the store); each read goes through a cursor of its own, made and closed
+    on the thread that reads (the GUI thread: a block of 256 rows reads in milliseconds, like
+    the session list's), so none outlives the store. ``reads`` counts the statements run.
     """
 
     def __init__(self, source: Db, eids: np.ndarray, block: int = BLOCK, kept: int = KEPT) -> None:
         self._source = source
         self._eids = np.asarray(eids, dtype=np.int64)
         self._block, self._kept = block, kept
-        self._db: Db | None = None
         self._blocks: OrderedDict[int, list[str]] = OrderedDict()
         self.reads = 0
 
-    def _read(self, eids: np.ndarray) -> dict[int, tuple[str | None, str | None]]:
+    def _read(self, eids: np.ndarray) -> dict[int, tuple[str | None, str | None]] | None:
+        """The texts of ``eids``; None when the store cannot be read (closed as the window
+        quits: a Qt model's data() must not raise)."""
         if not len(eids):
             return {}
-        if self._db is None:
-            self._db = Db(self._source.con.cursor())
         self.reads += 1
-        rows = self._db.run("event_texts", eids=eids.tolist(), low=int(eids.min()),
-                            high=int(eids.max()))
+        try:
+            db = Db(self._source.con.cursor())
+            try:
+                rows = db.run("event_texts", eids=eids.tolist(), low=int(eids.min()),
+                              high=int(eids.max()))
+            finally:
+                db.close()
+        except duckdb.Error:
+            return None
         return {eid: (text, raw) for eid, text, raw in rows}
 
     def preview(self, row: int) -> str:
@@ -94,6 +101,8 @@ class EventTexts:
         if block is None:
             eids = self._eids[number * self._block:(number + 1) * self._block]
             found = self._read(eids)
+            if found is None:
+                return ""   # nothing kept: the next ask reads again
             block = self._blocks[number] = [preview_text(found.get(e, (None,))[0])
                                             for e in eids.tolist()]
             while len(self._blocks) > self._kept:
@@ -104,15 +113,9 @@ class EventTexts:
 
     def detail(self, row: int) -> dict:
         eid = int(self._eids[row])
-        text, raw = self._read(self._eids[row:row + 1]).get(eid, (None, None))
+        text, raw = (self._read(self._eids[row:row + 1]) or {}).get(eid, (None, None))
         return {"text": text, "raw": raw}
 
     def close(self) -> None:
-        """Let go of the cursor (a new session is shown, or the store closes)."""
-        if self._db is not None:
-            try:
-                self._db.close()
-            except Exception:  # the store closed first: its cursors went with it
-                pass
-            self._db = None
+        """Let go of the previews kept (a new session is shown)."""
         self._blocks.clear()
