@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+import polars as pl
 import pytest
 
 from explorer.audits.marks import event_marks
@@ -33,11 +35,31 @@ def test_the_structure_follows_the_display_pairing(demo, session):
         assert tree.turn_of[result] == tree.turn_of[call]
     assert int(tree.turn_size.sum()) == frame.height
     assert int(tree.turn_cost.sum()) == frame["cost"].sum()
-    assert sum(sum(m.values()) for m in tree.turn_marks) == sum(len(m) for m in marks)
+    assert sum(sum(m.values()) for m in tree.turn_marks.values()) == sum(len(m) for m in marks)
     assert tree.finding_rows(marks) == [r for r in tree.tree_order.tolist() if marks[r]]
 
 
+@pytest.mark.parametrize("session", ["k0002", "s000012"])
+def test_a_frame_out_of_order_takes_the_general_path_to_the_same_tree(demo, session):
+    # session_events' frames (rows by pos, turns ascending) take build's fast paths; the
+    # same rows with the turns last to first and every pos doubled take the sorting ones and
+    # give the same structure, row for row
+    frame = session_events(demo, session, "ts-unstable")
+    marks = event_marks(frame)
+    perm = (frame.with_row_index().sort(["turn_no", "index"], descending=[True, False])
+            ["index"].to_numpy())
+    shuffled = frame[perm].with_columns(pos=pl.col("pos") * 2,
+                                        display_call_pos=pl.col("display_call_pos") * 2)
+    assert frame["turn_no"].n_unique() > 2
+    tree, other = TurnTree.build(frame, marks), TurnTree.build(shuffled, [marks[i] for i in perm])
+    assert other.tree_order.tolist() == _expected_tree_rows(shuffled)
+    assert perm[other.tree_order].tolist() == tree.tree_order.tolist()
+    assert other.turn_no.tolist() == tree.turn_no.tolist()
+    assert other.turn_size.tolist() == tree.turn_size.tolist()
+    assert {perm[c]: perm[r] for c, r in other.result_of.items()} == dict(tree.result_of.items())
+    assert dict(other.turn_marks) == dict(tree.turn_marks)
+
+
 def test_an_empty_session_has_no_turns():
-    import polars as pl
     tree = TurnTree.build(pl.DataFrame(), [])
     assert len(tree.top_rows) == 0 and len(tree.tree_order) == 0 and len(tree.turn_size) == 0

@@ -27,8 +27,8 @@ class TurnTreeCells:
                 + [k for k in VIEW_ERROR_KEYS if k[5:] in errors])
 
     def _turn_data(self, turn: int, column: int, role: int) -> Any:
-        counts = dict(self._turn_marks[turn])
-        counts.update({f"view:{e}": c for e, c in self._turn_errors[turn].items()})
+        counts = dict(self._turn_marks.get(turn, ()))
+        counts.update({f"view:{e}": c for e, c in self._turn_errors.get(turn, {}).items()})
         keys = [k for k in (*MARKS, *VIEW_ERROR_KEYS) if k in counts]
         if role == _ROLE.DisplayRole:
             if column == EVENT:

@@ -4,6 +4,8 @@ changed. A mixin of :class:`widgets.turn_tree_model.TurnTreeModel`."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import numpy as np
 from PySide6.QtCore import QModelIndex
 
@@ -57,9 +59,9 @@ class TurnTreeOverlay:
         self._errors = dict(overlay.errors) if overlay is not None else {}
         self._turn_in_view = (np.bincount(self._turn_of[self._in_view], minlength=len(self._turns))
                               if self._in_view is not None else self._turn_size)
-        self._turn_errors = [{} for _ in self._turns]
+        self._turn_errors = defaultdict(dict)
         for row, errors in self._errors.items():
-            counts = self._turn_errors[self._turn_of[row]]
+            counts = self._turn_errors[int(self._turn_of[row])]
             for e in errors:
                 counts[e] = counts.get(e, 0) + 1
         if had != (overlay is not None) or old_in is None or self._in_view is None:

@@ -8,6 +8,7 @@ A RESULT sits under the CALL that the one-to-one display pairing of AUDITS.md gi
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -82,7 +83,7 @@ class TurnTree:
     turn_of: np.ndarray
     turn_size: np.ndarray
     turn_cost: np.ndarray
-    turn_marks: list[dict[str, int]]
+    turn_marks: dict[int, dict[str, int]]   # the turns with marks only (a defaultdict)
 
     @classmethod
     def build(cls, frame: pl.DataFrame, marks: list[frozenset[str]]) -> TurnTree:
@@ -98,12 +99,19 @@ class TurnTree:
         call_of = np.full(n, -1, dtype=np.int64)
         results = np.flatnonzero(nested)
         if len(results):
-            sorter = np.argsort(pos, kind="stable")
             call_pos = frame["display_call_pos"].to_numpy()[results].astype(np.int64)
-            calls = sorter[np.searchsorted(pos, call_pos, sorter=sorter)]
+            if np.array_equal(pos, np.arange(1, n + 1)):   # session_events: row = pos - 1
+                calls = call_pos - 1
+            else:
+                sorter = np.argsort(pos, kind="stable")
+                calls = sorter[np.searchsorted(pos, call_pos, sorter=sorter)]
             result_of[calls], call_of[results] = results, calls
-        turn_no, turn_idx = np.unique(turn, return_inverse=True)
-        turn_idx = turn_idx.reshape(-1)
+        if n and np.all(turn[1:] >= turn[:-1]):   # session_events: turns in order, no sort
+            step = np.r_[True, turn[1:] != turn[:-1]]
+            turn_no, turn_idx = turn[step], np.cumsum(step) - 1
+        else:
+            turn_no, turn_idx = np.unique(turn, return_inverse=True)
+            turn_idx = turn_idx.reshape(-1)
         top = np.flatnonzero(~nested)
         by_turn = top[np.argsort(turn_idx[top], kind="stable")]
         starts = np.r_[0, np.cumsum(np.bincount(turn_idx[top], minlength=len(turn_no)))]
@@ -117,9 +125,9 @@ class TurnTree:
         turn_of = turn_idx.astype(np.int64)
         turn_of[results] = turn_of[call_of[results]]
         costs = frame["cost"].to_numpy().astype(np.int64)
-        turn_marks: list[dict[str, int]] = [{} for _ in turn_no]
-        for r in (r for r, row_marks in enumerate(marks) if row_marks):
-            counts = turn_marks[turn_of[r]]
+        turn_marks: dict[int, dict[str, int]] = defaultdict(dict)
+        for r in np.flatnonzero(np.fromiter(map(bool, marks), dtype=bool, count=len(marks))):
+            counts = turn_marks[int(turn_of[r])]
             for m in marks[r]:
                 counts[m] = counts.get(m, 0) + 1
         return cls(
