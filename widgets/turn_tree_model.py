@@ -54,7 +54,6 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         marks (no overlay); ``texts`` reads the texts of a narrow frame (default: the
         frame's own ``text`` column)."""
         self.beginResetModel()
-        n = frame.height
         self._frame, self._marks, self._overlay = frame, marks, None
         self._texts = texts if texts is not None else FrameTexts(frame)
         self._synth: dict[int | None, tuple[SyntheticItem, ...]] = {}
@@ -71,7 +70,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self._turn_marks = tree.turn_marks
         self._turn_in_view = self._turn_size
         self._turn_errors: dict[int, dict[str, int]] = defaultdict(dict)  # turns with errors
-        self._node_of: list[Node | None] = [None] * n
+        self._node_of: dict[int, Node] = {}   # the rows built (their turn expanded once)
         self._root = Node(None)
         # Half a million turns of a big session: the cyclic GC, run again and again over a
         # heap of millions of objects while they are made, took 1.1 s of 1.6.

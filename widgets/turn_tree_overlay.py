@@ -78,7 +78,7 @@ class TurnTreeOverlay:
         if key is None:
             host, start = self._root, 0
         else:
-            node = self._node_of[key]
+            node = self._node_of.get(key)
             if node is None:
                 return  # its turn is not built: fetchMore adds the rows
             host, start = (node, 0) if self._kind[key] == "CALL" else (node.parent, node.position + 1)
@@ -100,7 +100,7 @@ class TurnTreeOverlay:
         layoutChanged instead: a view answers each dataChanged with a search of its rows."""
         spans: dict[int, list] = {}
         for row in rows.tolist():
-            node = self._node_of[row]
+            node = self._node_of.get(row)
             if node is None:
                 continue
             span = spans.setdefault(id(node.parent), [node.parent, node.position, node.position])

@@ -95,8 +95,9 @@ class TurnTree:
         turn = frame["turn_no"].to_numpy()
         pos = frame["pos"].to_numpy()
         nested = frame["display_call_pos"].is_not_null().to_numpy()
-        result_of = np.full(n, -1, dtype=np.int64)
-        call_of = np.full(n, -1, dtype=np.int64)
+        row = np.int32 if n < 2**31 else np.int64   # rows: half the memory of int64
+        result_of = np.full(n, -1, dtype=row)
+        call_of = np.full(n, -1, dtype=row)
         results = np.flatnonzero(nested)
         if len(results):
             call_pos = frame["display_call_pos"].to_numpy()[results].astype(np.int64)
@@ -113,25 +114,26 @@ class TurnTree:
             turn_no, turn_idx = np.unique(turn, return_inverse=True)
             turn_idx = turn_idx.reshape(-1)
         top = np.flatnonzero(~nested)
-        by_turn = top[np.argsort(turn_idx[top], kind="stable")]
+        by_turn = top[np.argsort(turn_idx[top], kind="stable")].astype(row)
         starts = np.r_[0, np.cumsum(np.bincount(turn_idx[top], minlength=len(turn_no)))]
         has = result_of[by_turn] >= 0
         at = np.cumsum(1 + has) - (1 + has)          # where each top row sits in tree order
-        tree_order = np.empty(n, dtype=np.int64)
+        tree_order = np.empty(n, dtype=row)
         tree_order[at] = by_turn
         tree_order[at[has] + 1] = result_of[by_turn[has]]
-        tree_pos = np.empty(n, dtype=np.int64)
-        tree_pos[tree_order] = np.arange(n)
-        turn_of = turn_idx.astype(np.int64)
+        tree_pos = np.empty(n, dtype=row)
+        tree_pos[tree_order] = np.arange(n, dtype=row)
+        turn_of = turn_idx.astype(row)
+        del turn_idx, top, at, has
         turn_of[results] = turn_of[call_of[results]]
-        costs = frame["cost"].to_numpy().astype(np.int64)
+        costs = frame["cost"].to_numpy().astype(np.int64, copy=False)
         turn_marks: dict[int, dict[str, int]] = defaultdict(dict)
         for r in np.flatnonzero(np.fromiter(map(bool, marks), dtype=bool, count=len(marks))):
             counts = turn_marks[int(turn_of[r])]
             for m in marks[r]:
                 counts[m] = counts.get(m, 0) + 1
         return cls(
-            kind=frame["kind"].cast(pl.String), tool=frame["tool"], call_id=frame["call_id"],
+            kind=frame["kind"], tool=frame["tool"], call_id=frame["call_id"],
             seq=frame["seq"], sub=frame["sub"], cost=frame["cost"], turn_no=turn_no,
             top_rows=TurnRows(by_turn, starts), result_of=RowMap(result_of),
             call_of=RowMap(call_of), tree_order=tree_order, tree_pos=tree_pos, turn_of=turn_of,
