@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
+import polars as pl
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -206,10 +207,13 @@ class SessionPanel(QWidget):
         when given; an exact ``sub`` is preferred); the frame row, or None when absent."""
         if self.data is None or seq is None:
             return None
-        frame = self.data.frame
-        candidates = [
-            (r, s) for r, (q, s, k, c) in enumerate(frame.select("seq", "sub", "kind", "call_id").rows())
-            if q == seq and (kind is None or str(k) == kind) and (call_id is None or c == call_id)]
+        match = pl.col("seq") == seq   # a filter, not a Python tuple per event
+        if kind is not None:
+            match &= pl.col("kind").cast(pl.String) == kind
+        if call_id is not None:
+            match &= pl.col("call_id") == call_id
+        candidates = (self.data.frame.with_row_index("row").filter(match)
+                      .select("row", "sub").rows())
         exact = [r for r, s in candidates if s == sub or (sub is None and not s)]
         rows = exact or [r for r, _ in candidates]
         return self.select_row(rows[0]) if rows else None
