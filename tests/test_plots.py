@@ -222,3 +222,16 @@ def test_cancel_interrupts_the_load_query(qtbot, demo, jobs, monkeypatch):
     assert panel.status.text().startswith("Cancelled")
     qtbot.waitUntil(lambda: not jobs.is_busy(), timeout=5_000)
     assert panel.curves == {}
+
+
+def test_dense_turn_boundaries_are_thinned_to_real_ones():
+    """Past MAX_TURN_LINES boundaries, the plot draws one per stretch of the axis, each a real
+    boundary, spread over the same extent; below it, every one."""
+    from widgets.cost_plot import MAX_TURN_LINES, drawn_boundaries
+    few = np.arange(1, 3_000, 3)
+    assert drawn_boundaries(few, 3_000).tolist() == few.tolist()
+    many = np.sort(np.random.default_rng(3).choice(3_000_000, 536_000, replace=False)) + 1
+    drawn = drawn_boundaries(many, 3_000_000)
+    assert MAX_TURN_LINES // 2 < len(drawn) <= MAX_TURN_LINES
+    assert np.isin(drawn, many).all() and np.all(np.diff(drawn) > 0)
+    assert drawn[0] == many[0] and drawn[-1] > 0.99 * many[-1]

@@ -21,6 +21,10 @@ from explorer.session.data import SessionData
 MIN_BUDGET, MAX_BUDGET = 100, 1_000_000
 CURVE_PEN = pg.mkPen("#1f77b4", width=2)
 
+#: At most this many turn boundaries are drawn: more cannot be told apart on any screen (a
+#: 3M-event session has 536,000 turns, whose segments took 20 s to paint the first time).
+MAX_TURN_LINES = 4_000
+
 LINE_PEN = pg.mkPen("#d62728", width=2)
 LINE_HOVER_PEN = pg.mkPen("#ff7f0e", width=3)
 
@@ -30,6 +34,17 @@ def turn_pen(turns: int) -> QPen:
     make a light wash instead of a grey wall."""
     alpha = int(min(110, max(18, 110 * 150 / max(turns, 1))))
     return pg.mkPen((120, 120, 120, alpha), width=1)
+
+
+def drawn_boundaries(turn_x: np.ndarray, n: int, limit: int = MAX_TURN_LINES) -> np.ndarray:
+    """The turn boundaries to draw: all of them up to ``limit``; past it the first of each of
+    ``limit`` equal stretches of the x axis that holds one (every boundary drawn is a real
+    one, and the wash the plot shows has the same extent)."""
+    if len(turn_x) <= limit:
+        return turn_x
+    bucket = (turn_x.astype(np.int64) * limit) // max(n, 1)
+    first = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
+    return turn_x[first]
 
 
 def clamp_budget(budget: float) -> int:
@@ -166,10 +181,11 @@ class SessionCostPlot(QWidget):
             f"({curve.cost_of(kept):,} tokens; {turns:,} whole turn(s))")
 
     def _turn_segments(self, curve: CostCurve) -> tuple[np.ndarray, np.ndarray]:
-        """Vertical segments at every turn boundary, from 1 token to far above the plot."""
+        """Vertical segments at the turn boundaries, from 1 token to far above the plot."""
         top = 10.0 * max(MAX_BUDGET, curve.total)
-        xs = np.repeat(curve.turn_x, 2).astype(float)
-        ys = np.tile([1.0, top], len(curve.turn_x))
+        lines = drawn_boundaries(curve.turn_x, curve.n)
+        xs = np.repeat(lines, 2).astype(float)
+        ys = np.tile([1.0, top], len(lines))
         return xs, ys
 
     def _set_ranges(self) -> None:
