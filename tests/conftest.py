@@ -27,6 +27,18 @@ def store():
     s.close()
 
 
+@pytest.fixture(scope="module")
+def demo():
+    """The demo corpus imported into one database, shared by a test module (a module may
+    define its own ``demo`` instead)."""
+    from explorer.cli.demo import demo_paths
+    from tests.helpers import load
+    s = Store()
+    load(s, *demo_paths())
+    yield s
+    s.close()
+
+
 @pytest.fixture
 def write_lines(tmp_path):
     """Write text lines to a file under tmp_path and return its path."""

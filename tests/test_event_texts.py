@@ -5,24 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.cli.demo import demo_paths
 from explorer.compaction.log import SessionLog
 from explorer.session.data import load_session
 from explorer.session.event_texts import EventTexts, FrameTexts
 from explorer.session.reported_usage import session_usage
 from explorer.tokens.session_events import session_events
-from tests.helpers import load
 
 SESSIONS = ["k0002", "s000012", "s000051"]
-
-
-@pytest.fixture(scope="module")
-def demo():
-    from explorer.store.db import Store
-    store = Store()
-    load(store, *demo_paths())
-    yield store
-    store.close()
 
 
 @pytest.mark.parametrize("session", SESSIONS)

@@ -10,11 +10,15 @@ from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
 
 from explorer.audits import counts as audits
 from explorer.audits.marks import event_marks
-from explorer.cli.demo import demo_paths
 from explorer.compaction import Strategy, evaluate, view, window
 from explorer.compaction.window import in_view
 from explorer.session.data import load_session
-from explorer.session.view_overlay import VIEW_ERROR_TEXT, VIEW_ERRORS, SyntheticItem, ViewOverlay
+from explorer.session.view_overlay import (
+    VIEW_ERROR_TEXT,
+    VIEW_ERRORS,
+    SyntheticItem,
+    ViewOverlay,
+)
 from explorer.tokens.session_events import session_events
 from tests.helpers import jsonl, load
 from widgets.mark_style import BADGES_ROLE, FINDING_KEYS, OUT_OF_VIEW_COLOUR, STYLES
@@ -51,15 +55,6 @@ def engine_overlay(data, text: str, budget: int) -> ViewOverlay:
         else:
             after = it.index
     return ViewOverlay(text, budget, in_view(data.log, w), errors, tuple(synthetic), metrics)
-
-
-@pytest.fixture(scope="module")
-def demo():
-    from explorer.store.db import Store
-    store = Store()
-    load(store, *demo_paths())
-    yield store
-    store.close()
 
 
 def _model(store, tmp_path, rows=ROWS, session="s"):

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 import pytest
 
 from explorer.audits.marks import event_marks
-from explorer.cli.demo import demo_paths
 from explorer.session.turn_tree import TurnTree
 from explorer.tokens.session_events import session_events
-from tests.helpers import load
 from tests.test_turn_tree import _expected_tree_rows
-
-
-@pytest.fixture(scope="module")
-def demo():
-    from explorer.store.db import Store
-    store = Store()
-    load(store, *demo_paths())
-    yield store
-    store.close()
 
 
 @pytest.mark.parametrize("session", ["k0002", "s000012"])
