@@ -207,10 +207,14 @@ def program() -> str:
     started = sys.argv[0] if sys.argv else ""
     if started.endswith("__main__.py"):
         return "python3 -m explorer"
-    on_path = shutil.which("turnscope")
-    if os.sep not in started or (on_path and os.path.samefile(on_path, started)):
+    if os.sep not in started:
         return "turnscope"
-    return started
+    on_path = shutil.which("turnscope")
+    try:
+        same = bool(on_path) and os.path.samefile(on_path, started)
+    except OSError:   # the path typed is gone, or was relative to another folder
+        same = False
+    return "turnscope" if same else started
 
 
 def _no_window(exc: ImportError) -> int:
