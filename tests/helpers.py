@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 from explorer.audits import counts as audits
 from explorer.cli.demo import demo_paths
@@ -17,6 +18,25 @@ def jsonl(path: Path, rows: list[dict]) -> Path:
     """Write rows as JSON Lines."""
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     return path
+
+
+def jsonl_present(path: Path, rows: list[dict]) -> Path:
+    """Write generated rows as JSON Lines, leaving out the fields that are None (absent)."""
+    return jsonl(path, [{k: v for k, v in r.items() if v is not None} for r in rows])
+
+
+def cassette_body(part: dict, streamed: Callable[[list[dict]], dict]) -> dict:
+    """A recorded body as the format tests read it, apart from the readers: pydantic-ai's
+    ``parsed_body``, vcrpy's JSON string, or a streamed reply, whose ``data:`` payloads
+    ``streamed`` (the test's own few lines for its API) turns into the reply."""
+    if "parsed_body" in part:
+        return part["parsed_body"]
+    text = part["body"]["string"] if isinstance(part["body"], dict) else part["body"]
+    try:
+        return json.loads(text)
+    except ValueError:
+        return streamed([json.loads(line[5:]) for line in text.splitlines()
+                         if line.startswith("data:") and line[5:].strip() != "[DONE]"])
 
 
 def load(db: Db, *paths: Path):

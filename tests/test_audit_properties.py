@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -11,7 +9,7 @@ from explorer.audits import counts as audits
 from explorer.ingest.imports import import_paths
 from explorer.store.db import Store
 from tests import reference
-from tests.helpers import events_as_dicts
+from tests.helpers import events_as_dicts, jsonl_present
 
 KINDS = ["USER", "ASSISTANT", "CALL", "RESULT", "SYSTEM", "SUMMARY"]
 
@@ -48,10 +46,7 @@ def test_sql_equals_reference(tmp_path_factory, files):
     folder = tmp_path_factory.mktemp("logs")
     paths, expected_rows = [], []
     for n, rows in enumerate(files):
-        path = folder / f"f{n}.jsonl"
-        path.write_text("".join(json.dumps({k: v for k, v in r.items() if v is not None}) + "\n"
-                                for r in rows))
-        paths.append(path)
+        paths.append(jsonl_present(folder / f"f{n}.jsonl", rows))
         expected_rows += [r | {"file": n + 1} for r in rows]
     kept, dropped = _dedup(expected_rows)
     store = Store()

@@ -18,7 +18,7 @@ from explorer.ingest.imports import import_paths
 from explorer.session.data import load_session
 from explorer.session.preview import overlay
 from tests.conftest import CORPUS
-from tests.helpers import stored_kinds
+from tests.helpers import cassette_body, stored_kinds
 
 HERE = CORPUS / "anthropic-messages"
 #: A HAR recording (Polly.JS) of Messages calls: no HAR reader yet (issue 15 maps HAR in
@@ -37,19 +37,16 @@ def interactions(path: Path) -> list[dict]:
         "interactions"]
 
 
+def _streamed(events: list[dict]) -> dict:
+    """The reply of a streamed Messages body, as this test reads it: the blocks each
+    ``content_block_start`` opens (enough to count kinds and ids; the reader joins the
+    deltas too)."""
+    return {"content": [e["content_block"] for e in events
+                        if e.get("type") == "content_block_start"]}
+
+
 def body(part: dict) -> dict:
-    """A recorded body as this test reads it: pydantic-ai's ``parsed_body``, vcrpy's JSON
-    string, or a streamed reply, of which it takes the blocks each ``content_block_start``
-    opens (enough to count kinds and ids; the reader joins the deltas too)."""
-    if "parsed_body" in part:
-        return part["parsed_body"]
-    text = part["body"]["string"] if isinstance(part["body"], dict) else part["body"]
-    try:
-        return json.loads(text)
-    except ValueError:
-        events = [json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:")]
-        return {"content": [e["content_block"] for e in events
-                            if e.get("type") == "content_block_start"]}
+    return cassette_body(part, _streamed)
 
 
 def last_conversation(path: Path) -> tuple[str | None, list[dict]]:

@@ -18,7 +18,7 @@ from explorer.cli.demo import demo_paths
 from explorer.formats import anthropic_messages, openai_chat, read_head
 from explorer.ingest.imports import import_paths
 from tests.conftest import CORPUS
-from tests.helpers import stored_kinds
+from tests.helpers import cassette_body, stored_kinds
 
 HERE = CORPUS / "openai-chat-completions"
 FILES = sorted(HERE.iterdir())
@@ -28,23 +28,18 @@ OTHERS = [p for p in CORPUS.rglob("*") if p.is_file() and p.parent != HERE
           and p.name != "SOURCES.md"]
 
 
+def _streamed(chunks: list[dict]) -> dict:
+    """The reply of ``chat.completion.chunk`` payloads, as this test builds it: the chunks'
+    tool-call ids and their contents joined."""
+    deltas = [c["choices"][0]["delta"] for c in chunks if c["choices"]]
+    calls = [t for d in deltas for t in d.get("tool_calls") or [] if t.get("id")]
+    content = "".join(d.get("content") or "" for d in deltas)
+    return {"choices": [{"message": {"role": "assistant", "content": content or None,
+                                     "tool_calls": [{"id": t["id"]} for t in calls]}}]}
+
+
 def body(part: dict) -> dict:
-    """A recorded body as this test reads it: pydantic-ai's ``parsed_body``, vcrpy's JSON
-    string, or a streamed reply (``chat.completion.chunk`` lines), whose message this test
-    builds from the chunks' tool calls and contents in a few lines of its own."""
-    if "parsed_body" in part:
-        return part["parsed_body"]
-    text = part["body"]["string"] if isinstance(part["body"], dict) else part["body"]
-    try:
-        return json.loads(text)
-    except ValueError:
-        chunks = [json.loads(line[5:]) for line in text.splitlines()
-                  if line.startswith("data:") and line[5:].strip() != "[DONE]"]
-        deltas = [c["choices"][0]["delta"] for c in chunks if c["choices"]]
-        calls = [t for d in deltas for t in d.get("tool_calls") or [] if t.get("id")]
-        content = "".join(d.get("content") or "" for d in deltas)
-        return {"choices": [{"message": {"role": "assistant", "content": content or None,
-                                         "tool_calls": [{"id": t["id"]} for t in calls]}}]}
+    return cassette_body(part, _streamed)
 
 
 def last_conversation(path: Path) -> list[dict]:

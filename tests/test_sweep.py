@@ -16,7 +16,7 @@ from explorer.compaction.sweep import FIGURES, VECTORIZED, sweep
 from explorer.ingest.imports import import_paths
 from explorer.model import CostSettings
 from explorer.store.db import Store
-from tests.helpers import load
+from tests.helpers import jsonl_present, load
 
 ORDERS = ("seq", "ts", "ts-unstable")
 BUDGETS = (3, 12, 40, 400)
@@ -68,9 +68,7 @@ def _same(store, strategies=VECTORIZED + FRAMEWORK) -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(row, min_size=1, max_size=30))
 def test_sweep_equals_per_session_views(tmp_path_factory, rows):
-    path = tmp_path_factory.mktemp("logs") / "r.jsonl"
-    path.write_text("".join(json.dumps({k: v for k, v in r.items() if v is not None}) + "\n"
-                            for r in rows))
+    path = jsonl_present(tmp_path_factory.mktemp("logs") / "r.jsonl", rows)
     store = Store()
     try:
         assert not import_paths(store, [path]).errors

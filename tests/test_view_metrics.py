@@ -8,8 +8,6 @@ are suffixes, on the demo corpus, generated sessions and random small sessions.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,7 +26,7 @@ from explorer.ingest.imports import import_paths
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
 from tests import metric_oracle
-from tests.helpers import jsonl, load
+from tests.helpers import jsonl, jsonl_present, load
 from tests.test_sweep import SETTINGS, row
 
 TEXTS = (*texts(), "spring-turns:1", "spring-events:3", "spring-summary:2", "agentscope:3:2",
@@ -152,9 +150,7 @@ def test_the_suffix_form_equals_the_per_event_form(stores):
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(row, min_size=1, max_size=30))
 def test_both_forms_and_the_oracle_agree_on_generated_logs(tmp_path_factory, rows):
-    path = tmp_path_factory.mktemp("logs") / "r.jsonl"
-    path.write_text("".join(json.dumps({k: v for k, v in r.items() if v is not None}) + "\n"
-                            for r in rows))
+    path = jsonl_present(tmp_path_factory.mktemp("logs") / "r.jsonl", rows)
     store = Store()
     try:
         assert not import_paths(store, [path]).errors
