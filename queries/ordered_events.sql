@@ -1,6 +1,7 @@
 -- Every event with its position in the order being viewed (pos; the ORDER marker holds the
 -- sort key), the timestamp and append key of the event before it in that order, the
--- timestamp of the previous timestamped event in append order (seq, sub, import position),
+-- timestamp of the previous timestamped event in append order (seq, sub, import position:
+-- the PREV marker, prev_event_columns.sql),
 -- and its cost (FORMAT.md; the BPE and BPEJOIN markers bring a real tokenizer's count in,
 -- explorer.model.CostSettings). Base relation of the audits. The EV marker names an event
 -- as its finding does (explorer.audits.rule_sql): ev, prev_view_ev (the event before in the
@@ -11,13 +12,7 @@ SELECT
     eid, file_id, line, session_id, seq, sub, ts, kind, call_id, user_id, turn, event_id,
     /*EV*/ AS ev,
     row_number() OVER v AS pos,
-    lag(ts) OVER v AS prev_view_ts,
-    lag(seq) OVER v AS prev_view_seq,
-    lag(sub) OVER v AS prev_view_sub,
-    lag(eid) OVER v AS prev_view_eid,
-    lag(/*EV*/) OVER v AS prev_view_ev,
-    lag(ts IGNORE NULLS) OVER s AS prev_seq_ts,
-    lag(CASE WHEN ts IS NOT NULL THEN /*EV*/ END IGNORE NULLS) OVER s AS prev_seq_ev,
+    /*PREV*/,
     coalesce(tokens, /*BPE*/, floor(cjk_chars / $cjk_ratio + other_chars / $other_ratio + 0.5)::BIGINT) AS cost
 FROM events /*BPEJOIN*/
 WINDOW v AS (PARTITION BY session_id ORDER BY /*ORDER*/),

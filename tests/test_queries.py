@@ -33,6 +33,7 @@ FRAGMENTS = {
     "SOURCE": _SOURCE,
     "SRCTEXT": "src_rec",
     "PAIRS": queries.load("fragment_call_pairs"),
+    "PREV": queries.load("prev_event_columns"),
     "AUDIT": rule_sql.counts_sql(audits.ordered_sql(Order.TS)),
     "RELATIONS": rule_sql.relations(audits.ordered_sql(Order.TS)),
     "UNITS": rule_sql.units(),
@@ -88,6 +89,8 @@ def test_statement_plans(demo_store, name):
         sql = f"WITH o AS ({FRAGMENTS['ORDERED']}) SELECT * FROM ({sql})"
     elif name.startswith("rule_"):  # a rule's fragment, over the relations it reads
         sql = f"WITH {FRAGMENTS['RELATIONS']} SELECT * FROM ({sql})"
+    elif name == "prev_event_columns":  # columns over windows v and s
+        sql = f"SELECT {sql} FROM events WINDOW v AS (ORDER BY seq), s AS (ORDER BY seq, sub, eid)"
     elif name == "batch_relations":  # CTEs to follow a WITH
         sql = f"WITH {sql} SELECT * FROM events, duplicates, conflicts"
     elif name == "audit_relations":  # CTEs to follow a WITH

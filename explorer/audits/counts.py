@@ -25,7 +25,7 @@ def ordered_sql(order: Order, settings: CostSettings = CostSettings()) -> str:
     """The ``ordered_events`` statement for ``order`` and the cost ``settings`` (to embed in
     other statements; with a tokenizer, its counts must be there: explorer.tokens.counts)."""
     return queries.render("ordered_events", order=ORDER_KEYS[Order(order)],
-                          **settings.fragments())
+                          prev=queries.load("prev_event_columns"), **settings.fragments())
 
 
 def session_counts(db: Db, order: Order = Order.SEQ,

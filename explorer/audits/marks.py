@@ -59,7 +59,8 @@ def _connection() -> duckdb.DuckDBPyConnection:
 def marks_sql(rules: tuple[Rule, ...] = MARKED) -> str:
     """The statement giving, per finding of the marked ``rules`` in the frame, its rule and
     the positions of its events."""
-    ordered = queries.render("marks_events", frame="frame")
+    ordered = queries.render("marks_events", frame="frame",
+                             prev=queries.load("prev_event_columns"))
     return f"WITH {relations(ordered, 'pos')},\nunits AS ({units(rules)})\nSELECT rule, events FROM units"
 
 

@@ -90,7 +90,7 @@ def _format() -> str:
     """Changes whenever a rule, its SQL or a cache statement does: older tables are then
     recomputed. Bump the leading number for a change the texts do not show."""
     texts = [repr(RULES)] + [queries.load(name) for name in (
-        "ordered_events", "audit_relations", "fragment_call_pairs", "batch_relations",
+        "ordered_events", "prev_event_columns", "audit_relations", "fragment_call_pairs", "batch_relations",
         "session_audit", "findings", "audit_from_findings", "audit_cache_create",
         "findings_cache_insert", "findings_cache_create", *(rule.fragment for rule in RULES))]
     return "4-" + hashlib.sha256("\0".join(texts).encode()).hexdigest()[:16]
