@@ -54,8 +54,7 @@ def window_of(log: SessionLog, decide, args: tuple, budget: int,
     cut = int(d.cut[0])
     mask = d.mask
     if mask is None and d.preamble_end is not None and d.preamble_end[0] > 0:
-        index = np.arange(log.n)  # a kept preamble is not a suffix: say so with a mask
-        mask = (index >= cut) | (index < d.preamble_end[0]) | (log.is_system & d.pinned)
+        mask = d.in_view(c)   # a kept preamble is not a suffix: say so with a mask
     placeholders: tuple[int, ...] = ()
     if d.placeholder_end is not None:
         placeholders = tuple(np.flatnonzero(d.placeheld(c)).tolist())
