@@ -13,10 +13,46 @@ os.environ["TURNSCOPE_CONFIG_DIR"] = __import__("tempfile").mkdtemp(prefix="turn
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
+import shiboken6  # noqa: E402
+from pytestqt.qtbot import QtBot  # noqa: E402
 
 from explorer.store.db import Store  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+# pytest-qt holds the widgets a test adds only weakly, and closes them after the test. A
+# window the test no longer names is then reachable through reference cycles alone, and the
+# garbage collector could destroy it in the middle of a paint of pytest-qt's event
+# processing (a segfault; widgets/gui_gc.py). So each added widget is also held strongly
+# until pytest-qt has closed it (and deleted it, between events).
+_add_widget = QtBot.addWidget
+
+
+def _add_and_hold(self, widget, **kwargs):
+    _add_widget(self, widget, **kwargs)
+    self._request.node.__dict__.setdefault("held_widgets", []).append(widget)
+
+
+QtBot.addWidget = QtBot.add_widget = _add_and_hold
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item):
+    # A widget the app itself deleted (a replaced window) is not closed again.
+    if getattr(item, "qt_widgets", None):
+        item.qt_widgets = [(ref, close) for ref, close in item.qt_widgets
+                           if ref() is not None and shiboken6.isValid(ref())]
+    try:
+        return (yield)
+    finally:
+        item.__dict__.pop("held_widgets", None)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # The window tests turn automatic collection off (widgets/gui_gc.py): what is left is
+    # collected while QApplication still exists, not by Python's exit in any order.
+    __import__("gc").collect()
 
 
 @pytest.fixture

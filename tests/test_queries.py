@@ -84,7 +84,9 @@ def test_statement_plans(demo_store, name):
     # A fragment may hold markers of its own (KEYED holds TABLE): filled after it.
     nested = set().union(*(_MARKER.findall(fragments[m]) for m in markers)) - markers
     assert nested <= set(fragments), f"{name}.sql has a fragment with an unknown marker"
-    sql = queries.render(name, **{m.lower(): fragments[m] for m in [*markers, *sorted(nested)]})
+    # A fragment that holds a marker goes in before that marker is filled (PREV holds EV).
+    order = sorted(markers, key=lambda m: not _MARKER.search(fragments[m]))
+    sql = queries.render(name, **{m.lower(): fragments[m] for m in [*order, *sorted(nested)]})
     if name.startswith("fragment_"):  # a piece of a statement: plan it where it sits
         sql = f"WITH o AS ({FRAGMENTS['ORDERED']}) SELECT * FROM ({sql})"
     elif name.startswith("rule_"):  # a rule's fragment, over the relations it reads

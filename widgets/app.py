@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from explorer.model import Order
 from explorer.store.db import Store, StoreError
 from explorer.store.durability import unfinished_message
+from widgets.gui_gc import collect_on_gui_thread
 from widgets.main_window import MainWindow
 from widgets.qt_environment import install_message_filter, use_utf8_locale
 from widgets.saved_state import SavedState, app_settings, fit_to_screen
@@ -27,6 +28,7 @@ def application() -> QApplication:
         use_utf8_locale()
         install_message_filter()
         app = QApplication(sys.argv[:1])
+    collect_on_gui_thread(app)
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName(APP_NAME)
@@ -108,6 +110,9 @@ class WindowHost(QObject):
         fit_to_screen(window)
         window.show()
         old.close()
+        # Deleted by the event loop, between events: left to the garbage collector, a
+        # window in reference cycles can be destroyed in the middle of a paint (gui_gc).
+        old.deleteLater()
         return window
 
 
