@@ -381,7 +381,7 @@ def test_another_programs_database_is_not_touched(tmp_path):
     con.execute("CREATE TABLE events (x INTEGER)")
     con.execute("INSERT INTO events VALUES (1), (2)")
     con.close()
-    with pytest.raises(StoreError, match=r"something else \(tables: events\)"):
+    with pytest.raises(StoreError, match=r"not a Turnscope database: it holds tables events that"):
         Store(path)
     con = duckdb.connect(str(path))
     assert con.execute("SELECT sum(x) FROM events").fetchall() == [(3,)]

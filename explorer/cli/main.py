@@ -128,9 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(_hide_demo(argv))
         args.paths = _restore_demo(getattr(args, "paths", []))
         log_setup.configure(verbose=args.verbose)
-        if args.command == "audit":
-            from explorer.cli.audit import run_audit
-            return run_audit(args)
+        if args.command in ("audit", "sweep", "view"):
+            return _run_on_database(args)
         if args.command == "generate":
             return _run_generate(args)
         if args.command == "screenshot":
@@ -140,13 +139,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ImportError as exc:
                 return _no_window(exc)
             return run_screenshot(args)
-        if args.command in ("sweep", "view"):
-            from explorer.cli import compaction as compaction_command
-            return (compaction_command.run_sweep if args.command == "sweep"
-                    else compaction_command.run_view)(args)
     args = _gui_parser().parse_args(_hide_demo(argv))
     log_setup.configure(verbose=args.verbose)
     return _run_gui(_restore_demo(args.paths), args.db, args.order)
+
+
+def _run_on_database(args: argparse.Namespace) -> int:
+    """Run audit, sweep or view; a damaged, full or stopped database (at any step: opening,
+    importing, reading) is said as such, naming it, with exit status 2 (explorer.store.damage)."""
+    import duckdb
+
+    from explorer.store.damage import database_problem
+    try:
+        if args.command == "audit":
+            from explorer.cli.audit import run_audit
+            return run_audit(args)
+        from explorer.cli import compaction as compaction_command
+        return (compaction_command.run_sweep if args.command == "sweep"
+                else compaction_command.run_view)(args)
+    except duckdb.Error as exc:
+        message = database_problem(args.db, exc)
+        if message is None:
+            raise
+        print(f"turnscope {args.command}: error: {message}", file=sys.stderr)
+        return 2
 
 
 # argparse would read "--demo" as an unknown option: carry it through as a path.

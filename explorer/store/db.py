@@ -3,9 +3,11 @@
 The database is a cache of the logs: it records which files it was built from, and when
 its schema version is older than this code's, it is rebuilt from those files
 (:func:`explorer.ingest.imports.open_database`) instead of being migrated or misread. One written by
-a newer Turnscope, one held by another process and a DuckDB database of something else are
-refused with a :class:`StoreError` that says so; imports a stopped process left unfinished are
-named in :attr:`Store.unfinished` (see :mod:`explorer.store.durability`).
+a newer Turnscope, one held by another process, a damaged one (:mod:`explorer.store.damage`)
+and any DuckDB database Turnscope does not recognise as its own
+(:mod:`explorer.store.recognition`) are refused untouched with a :class:`StoreError` that says
+so; imports a stopped process left unfinished are named in :attr:`Store.unfinished` (see
+:mod:`explorer.store.durability`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import duckdb
 import polars as pl
 
 import queries
-from explorer.store import durability
+from explorer.store import damage, durability, recognition
 from explorer.store.transaction import transaction
 
 #: Bump whenever a table, column or stored meaning changes.
@@ -45,7 +47,8 @@ _TABLES = ("events", "event_details", "rejected", "duplicates", "conflicts", "fi
 
 
 class StoreError(Exception):
-    """A database that cannot be used as it is (newer schema, locked, not a database)."""
+    """A database that cannot be used as it is (newer schema, locked, damaged, another
+    program's)."""
 
 
 class Db:
@@ -95,7 +98,8 @@ class Store(Db):
         except duckdb.IOException as exc:
             raise StoreError(_open_error(self.path, exc)) from exc
         except duckdb.Error as exc:
-            raise StoreError(f"{self.path}: not a Turnscope database ({exc})") from exc
+            raise StoreError(damage.database_problem(self.path, exc)
+                             or f"{self.path}: not a Turnscope database ({exc})") from exc
         super().__init__(con)
         if self.path is None:
             # An in-memory database spills to disk past its memory limit: not into the cwd.
@@ -110,7 +114,8 @@ class Store(Db):
         except BaseException as exc:
             self.con.close()  # a refused database is not kept open (nor locked) until GC
             if isinstance(exc, (duckdb.Error, ValueError)):
-                raise StoreError(f"{self.path}: not a usable Turnscope database ({exc})") from exc
+                raise StoreError(damage.database_problem(self.path, exc) or
+                                 f"{self.path}: not a usable Turnscope database ({exc})") from exc
             raise
 
     def cursor(self) -> Db:
@@ -122,7 +127,10 @@ class Store(Db):
         self.con.interrupt()
 
     def _check_schema(self) -> None:
-        tables = {r[0] for r in self.run("table_names")}
+        tables = recognition.table_names(self.run("all_table_names"))
+        marked = bool(tables) and self._marked(tables)
+        if tables and not marked and not recognition.is_earlier_schema(tables):
+            raise StoreError(recognition.refusal(self.path, tables))   # before any write
         if "meta" in tables:
             found = self.one("get_meta", key="schema_version").get("value")
             version = int(found) if found is not None else 0
@@ -133,15 +141,13 @@ class Store(Db):
                 )
             if version == SCHEMA_VERSION:
                 self.run("create_imports_in_progress")  # a database made before it existed
+                if not marked:   # written before the marker existed: adopted
+                    self.run("set_meta", key=recognition.MARKER_KEY,
+                             value=recognition.MARKER_VALUE)
                 self._create_macros()
                 durability.forget_finished(self)
                 self.unfinished = durability.unfinished_imports(self)
                 return
-        elif tables:
-            # Every Turnscope database has had a meta table: never drop another's tables.
-            shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
-            raise StoreError(f"{self.path}: a DuckDB database of something else (tables: "
-                             f"{shown}), not a Turnscope database; give another file")
         self._read_old(tables)
         # One transaction: a process stopped half way leaves the old database or the new one.
         with transaction(self.con):
@@ -151,8 +157,20 @@ class Store(Db):
             # A rebuild stopped before it imported these will name them as unfinished.
             durability.mark_started(self, [
                 *self.unfinished, *(p for p in self.rebuild_sources if Path(p).exists())])
+            self.run("set_meta", key=recognition.MARKER_KEY, value=recognition.MARKER_VALUE)
             self.run("set_meta", key="schema_version", value=str(SCHEMA_VERSION))
         self._create_macros()
+
+    def _marked(self, tables: set[str]) -> bool:
+        """Whether ``meta`` holds the marker only Turnscope writes (a ``meta`` of another
+        shape is another program's)."""
+        if "meta" not in tables:
+            return False
+        try:
+            found = self.one("get_meta", key=recognition.MARKER_KEY).get("value")
+        except duckdb.Error:
+            return False
+        return found == recognition.MARKER_VALUE
 
     def _read_old(self, tables: set[str]) -> None:
         """Remember an older schema's source files and unfinished imports (read before the
@@ -267,10 +285,18 @@ def bump_data_version(db: Db) -> None:
 
 def _open_error(path: Path | None, exc: Exception) -> str:
     text = str(exc)
-    if "lock" in text.lower():
+    # DuckDB's words for a lock another process holds, looked for outside the path it quotes
+    # (a path holding "lock", clock.db, is not a lock conflict).
+    said = text.replace(str(Path(path).resolve()), "").replace(str(path), "") if path else text
+    if _LOCK_CONFLICT in said:
         # DuckDB lets one process write a file; while it does, no other may even read it.
-        pid = re.search(r"\(PID (\d+)\)", text)
+        pid = re.search(r"\(PID (\d+)\)", said)
         holder = f"process {pid.group(1)}" if pid else "another process"
         return (f"{path}: the database is in use by {holder} (another Turnscope, or DuckDB); "
                 "close it there, or open another database file")
-    return f"{path}: cannot open the database ({text})"
+    return damage.database_problem(path, exc) or f"{path}: cannot open the database ({text})"
+
+
+#: How DuckDB (local_file_system.cpp) says another process holds the file's lock:
+#: 'Could not set lock on file "<path>": Conflicting lock is held in <program> (PID <n>)'.
+_LOCK_CONFLICT = "Conflicting lock is held in"
