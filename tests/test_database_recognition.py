@@ -242,3 +242,21 @@ def test_the_window_says_why_in_its_error_box_and_leaves_the_file(qtbot, tmp_pat
         "events, files, meta that Turnscope did not write; it was left untouched: give "
         "another database file (a new one is created)")
     assert _sha(other) == digest and _dump(other) == before
+
+
+def test_a_failed_checkpoint_after_a_durable_commit_is_a_database_message(tmp_path):
+    """DuckDB's FatalException once a commit is durable but its checkpoint could not be
+    written (seen on a full 40 MB tmpfs importing a 23 MB log): a database message, with or
+    without the disk's own words in it; any other DuckDB error is not one."""
+    from explorer.store.damage import database_problem
+    path = tmp_path / "corpus.duckdb"
+    full = duckdb.FatalException(
+        "FATAL Error: Transaction COMMIT succeeded and is durable, but the autocheckpoint "
+        f'failed. Failed to create checkpoint because of error: Could not write file "{path}": '
+        "No space left on device")
+    assert database_problem(path, full).startswith(
+        f"{path}: cannot write the database: the disk is full")
+    stopped = duckdb.FatalException("FATAL Error: Failed: database has been invalidated")
+    assert database_problem(path, stopped).startswith(
+        f"{path}: DuckDB stopped using the database after a failed write (DuckDB: FATAL Error")
+    assert database_problem(path, duckdb.BinderException("Binder Error: no column x")) is None
