@@ -10,6 +10,8 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explorer.text_escape import visible
+
 if TYPE_CHECKING:
     from explorer.formats.reader import Reader
 
@@ -30,7 +32,9 @@ class LogFileError(Exception):
     """A whole file that cannot be read as a session log; says which file and why."""
 
     def __init__(self, path: str | Path, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
+        # one line, whatever the name holds (explorer.text_escape): a newline in a file
+        # name cannot start a message line of its own
+        super().__init__(visible(f"{path}: {reason}"))
         self.path = str(path)
         self.reason = reason
 
