@@ -168,3 +168,69 @@ def test_a_10_mb_session_id_is_elided_with_the_whole_in_a_tooltip(qtbot, tmp_pat
 def test_tooltip_of_an_escaped_id_shows_the_escapes(qapp):
     tip = tooltip(visible("<b>\u202e</b>"))
     assert shown(tip) == "<b>\\u202e</b>"
+
+
+# -- messages that say what is wrong (issue 14 §11) -----------------------------------------
+
+def audit_err(capsys, path: Path) -> tuple[int, str]:
+    status = main(["audit", str(path)])
+    return status, capsys.readouterr().err
+
+
+def test_an_integer_past_64_bits_is_out_of_range_not_a_non_integer(capsys, tmp_path):
+    path = tmp_path / "big.jsonl"
+    path.write_text('{"session_id": "s", "seq": 99999999999999999999, "kind": "USER"}\n'
+                    '{"session_id": "s", "seq": 2, "kind": "USER", "tokens": 2.5}\n'
+                    '{"session_id": "s", "seq": 3, "kind": "USER", "tokens": 1e30}\n',
+                    encoding="utf-8")
+    status, err = audit_err(capsys, path)
+    assert status == 0
+    assert (f"{path}:1: seq is an integer out of range (−2^63 … 2^63−1): 99999999999999999999"
+            in err)
+    assert f"{path}:2: tokens is not an integer: 2.5" in err  # a fraction still says so
+    assert f"{path}:3: tokens is an integer out of range (−2^63 … 2^63−1)" in err
+
+
+def test_a_lone_surrogate_is_named_with_its_place(capsys, tmp_path):
+    path = tmp_path / "surrogate.jsonl"
+    path.write_text('{"session_id": "\\ud800", "seq": 1, "kind": "USER"}\n'
+                    '{"session_id": "\\ud83d\\ude00", "seq": 2, "kind": "USER"}\n',
+                    encoding="utf-8")
+    status, err = audit_err(capsys, path)
+    assert status == 0
+    assert (f"{path}:1: invalid JSON: a lone surrogate \\ud800 (half of a UTF-16 pair, no "
+            "character): line 1 column 17 (char 16)") in err
+    assert ":2:" not in err  # a whole pair is a character
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_input_is_named_as_such(capsys, tmp_path, encoding):
+    path = tmp_path / "wide.jsonl"
+    text = "".join(json.dumps({"session_id": "s", "seq": n, "kind": "USER"}) + "\n"
+                   for n in range(3))
+    path.write_bytes(text.encode(encoding))  # "utf-16" writes the byte-order mark
+    status, err = audit_err(capsys, path)
+    assert status == 2
+    assert f"{path}: UTF-16 text: convert it to UTF-8" in err
+
+
+def test_a_csv_with_a_header_and_no_rows_says_so(capsys, tmp_path):
+    path = tmp_path / "empty.csv"
+    path.write_text("session_id,seq,kind,text\n", encoding="utf-8")
+    status, err = audit_err(capsys, path)
+    assert status == 2
+    assert f"{path}: the file holds a header and no rows" in err
+
+
+def test_a_parquet_file_of_20000_columns_is_refused_saying_how_many(capsys, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = {"session_id": ["s"], "seq": [1], "kind": ["USER"]}
+    columns |= {f"c{i}": [i] for i in range(20_000)}
+    path = tmp_path / "wide.parquet"
+    pq.write_table(pa.table(columns), path)
+    status, err = audit_err(capsys, path)
+    assert status == 2
+    assert f"{path}: the Parquet file has 20,003 columns; at most 1,000 are read" in err
+    assert "Out of Memory" not in err
