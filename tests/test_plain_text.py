@@ -295,3 +295,30 @@ def test_import_report_shows_the_file_name_literally(qtbot, window, hostile_file
         assert tip is None or shown(tip) in (tip, str(hostile_file))
     for label in dialog.findChildren(QLabel):
         assert label_shows(label) == label.text()
+
+
+def test_a_file_name_with_a_newline_and_bidi_control_is_shown_escaped(qtbot, tmp_path):
+    from explorer.text_escape import visible
+    from widgets.import_report_dialog import ImportReportDialog
+
+    path = tmp_path / "a\nb\u202ecba\u200b.jsonl"
+    path.write_text(json.dumps(records("s")[0]) + "\nnot json\n", encoding="utf-8")
+    window = make_window([str(path)])
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.import_ended, timeout=WAIT):
+        pass
+    qtbot.waitUntil(lambda: not window.jobs.is_busy(), timeout=WAIT)
+    escaped = visible(str(path))
+    assert escaped.endswith("a\\nb\\u202ecba\\u200b.jsonl")
+    dialog = ImportReportDialog(window.last_report, window)
+    qtbot.addWidget(dialog)
+    assert dialog.model.index(0, 0).data() == escaped
+    assert shown(dialog.model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)) == escaped
+    rejected = window.show_rejected()
+    qtbot.addWidget(rejected)
+    assert rejected.text.toPlainText().splitlines()[0].startswith(f"{escaped}:2: ")
+    action = window.recent.menu.actions()[0]
+    assert "\u202e" not in action.text() and "\n" not in action.text()
+    assert action.toolTip() == visible(str(path.resolve()))
+    assert action.statusTip() == visible(str(path.resolve()))
+    window.close()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from explorer.model import Order
 from explorer.store.db import Store, StoreError
 from explorer.store.durability import unfinished_message
+from explorer.text_escape import visible
 from widgets.gui_gc import collect_on_gui_thread
 from widgets.main_window import MainWindow
 from widgets.qt_environment import install_message_filter, use_utf8_locale
@@ -97,7 +98,7 @@ class WindowHost(QObject):
     def open_database(self, path: str) -> MainWindow | None:
         current = self.window.store.path
         if current is not None and current.resolve() == Path(path).resolve():
-            self.window.statusBar().showMessage(f"{path} is the database open")
+            self.window.statusBar().showMessage(f"{visible(path)} is the database open")
             return None
         self.window.saved_state.save()  # the new window starts from this one's state
         try:
@@ -119,7 +120,7 @@ class WindowHost(QObject):
 def _database_error_box(exc: StoreError, parent: MainWindow | None = None) -> QMessageBox:
     box = QMessageBox(QMessageBox.Icon.Critical, APP_NAME, "", parent=parent)
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(f"Cannot open the database:\n\n{exc}")
+    box.setText(f"Cannot open the database:\n\n{visible(str(exc))}")
     return box
 
 

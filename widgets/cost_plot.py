@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, Q
 
 from explorer.session.cost_curve import CostCurve, cost_curve
 from explorer.session.data import SessionData
+from explorer.text_escape import elided
+from widgets.plain_text import whole_tip
 
 MIN_BUDGET, MAX_BUDGET = 100, 1_000_000
 CURVE_PEN = pg.mkPen("#1f77b4", width=2)
@@ -137,8 +139,10 @@ class SessionCostPlot(QWidget):
             self.curve.setData(curve.x, curve.y)
             self.turns.setData(*self._turn_segments(curve))
             self.turns.setPen(turn_pen(len(curve.turn_x)))
-            self.title.setText(f"{data.session_id}: {curve.n:,} events, {len(curve.turn_x):,} "
-                               f"turn(s), {curve.total:,} tokens, {data.order.value} order")
+            self.title.setText(f"{elided(data.session_id)}: {curve.n:,} events, "
+                               f"{len(curve.turn_x):,} turn(s), {curve.total:,} tokens, "
+                               f"{data.order.value} order")
+        self.title.setToolTip((whole_tip(data.session_id) or "") if data else "")
         self._set_ranges()
         self._show_budget()
 

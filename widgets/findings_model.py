@@ -11,7 +11,9 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from explorer.audits import findings_cache
 from explorer.audits.rules import RULE_TEXT
 from explorer.store.db import Db
+from explorer.text_escape import elided
 from widgets.block_cache import BlockCache
+from widgets.plain_text import whole_tip
 
 #: The columns shown, in order.
 COLUMNS = ("rule", "session", "events", "count")
@@ -41,7 +43,7 @@ def event_label(event: dict) -> str:
     where = f"@{event['seq']}" + (f".{event['sub']}" if event.get("sub") else "")
     parts = [str(event.get("kind") or "?")]
     if event.get("call_id") is not None:
-        parts.append(str(event["call_id"]))
+        parts.append(elided(str(event["call_id"])))
     return " ".join(parts + [where])
 
 
@@ -174,14 +176,16 @@ class FindingsModel(QAbstractTableModel):
             return _PLACEHOLDER if role == Qt.ItemDataRole.DisplayRole else None
         _, rule, session_id, events, n_events, _, _ = found
         if role == Qt.ItemDataRole.ToolTipRole:
-            # Our own fixed sentences only: log text never goes into a tooltip (rich text).
+            # Our own fixed sentences, and the whole of a session id the cell shows less of.
+            if COLUMNS[col] == "session":
+                return whole_tip(session_id)
             return RULE_TEXT.get(rule) if COLUMNS[col] == "rule" else None
         raw = role == Qt.ItemDataRole.UserRole
         name = COLUMNS[col]
         if name == "rule":
             return rule if raw else rule_label(rule)
         if name == "session":
-            return session_id
+            return session_id if raw else elided(session_id)
         if name == "events":
             parsed = json.loads(events)
             return parsed if raw else events_summary(parsed)

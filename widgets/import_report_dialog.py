@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.ingest.imports import ACCOUNT_KEYS, FileReport, ImportReport
+from explorer.text_escape import visible
 from widgets.column_headers import column_header
 from widgets.plain_text import tooltip
 
@@ -87,6 +88,8 @@ class ImportReportModel(QAbstractTableModel):
         row, key = index.row(), _KEYS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
             value = self.value(row, key)
+            if key == "path" and not self.is_total(row):
+                return visible(value)
             return f"{value:,}" if isinstance(value, int) else value
         if role == Qt.ItemDataRole.UserRole:
             return self.value(row, key)
@@ -107,7 +110,7 @@ class ImportReportModel(QAbstractTableModel):
             return tooltip(_reasons_text(reasons))
         if key == "path" and not self.is_total(row):
             f = self._files[row]
-            return tooltip(f.path + ("\n" + _UNCHANGED if f.unchanged else ""))
+            return tooltip(visible(f.path) + ("\n" + _UNCHANGED if f.unchanged else ""))
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,

@@ -19,6 +19,7 @@ from explorer.ingest.imports import ImportReport
 from explorer.ingest.rejected import rejected_count, rejected_lines
 from explorer.model import Order
 from explorer.store.db import Store
+from explorer.text_escape import elided
 from widgets.dialogs import about_box, file_errors_box
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
@@ -175,7 +176,7 @@ class MainWindow(QMainWindow):
         self._pending_event = events[0] if events else None
         if not self.sessions.reveal_session(session_id):
             self._pending_event = None
-            self.statusBar().showMessage(f"Session {session_id} is not in the list")
+            self.statusBar().showMessage(f"Session {elided(session_id)} is not in the list")
 
     def show_sweep(self, run: bool = False) -> None:
         """Show the corpus sweep tab; ``run`` starts a sweep with the current settings."""

@@ -29,10 +29,12 @@ from explorer.model import CostSettings, Order
 from explorer.session.data import SessionData
 from explorer.session.preview import overlay, transform_key
 from explorer.session.view_overlay import ViewOverlay
+from explorer.text_escape import elided
 from widgets.budget_control import BudgetControl
 from widgets.compare_model import CompareModel
 from widgets.estimate_inputs import estimator_box, ratio_box
 from widgets.metrics_strip import MetricsStrip
+from widgets.plain_text import whole_tip
 from widgets.strategy_picker import StrategyPicker
 from widgets.texts import ORDER_TEXT
 
@@ -203,8 +205,9 @@ class PreviewPanel(QWidget):
         self.compare.set_current(self.strategy())
         reason = self.stale_reason()
         data = self._data
-        self.title.setText(reason if data is None else
-                           f"{data.session_id}: {data.log.n:,} events in {data.turns:,} turn(s)")
+        self.title.setText(reason if data is None else f"{elided(data.session_id)}: "
+                           f"{data.log.n:,} events in {data.turns:,} turn(s)")
+        self.title.setToolTip("" if data is None else whole_tip(data.session_id) or "")
         if reason:
             self._overlay = None
             self.strip.set_metrics(None, self.budget(), reason)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
+from explorer.text_escape import visible
 from widgets.plain_text import menu_entry, tooltip
 from widgets.saved_state import app_settings
 
@@ -66,11 +67,12 @@ class RecentFiles(QObject):
         self.menu.clear()
         paths, database = self.paths(), self.database()
         if database is not None:
-            action = self._entry(f"Database  {menu_entry(Path(database).name)}", database)
+            action = self._entry(f"Database  {menu_entry(visible(Path(database).name))}",
+                                 database)
             action.triggered.connect(lambda _=False: self.database_requested.emit(database))
             self.menu.addSeparator()
         for n, path in enumerate(paths, 1):
-            action = self._entry(f"&{n % 10}  {menu_entry(Path(path).name)}", path)
+            action = self._entry(f"&{n % 10}  {menu_entry(visible(Path(path).name))}", path)
             action.triggered.connect(lambda _=False, p=path: self.open_requested.emit([p]))
         if paths:
             self.menu.addSeparator()
@@ -83,8 +85,8 @@ class RecentFiles(QObject):
     def _entry(self, text: str, path: str) -> QAction:
         # A path is shown as it is: no mnemonic from an "&", no markup in the tooltip.
         action = QAction(text, self.menu)
-        action.setToolTip(tooltip(path))
-        action.setStatusTip(path)  # the status bar shows plain text
+        action.setToolTip(tooltip(visible(path)))
+        action.setStatusTip(visible(path))  # the status bar shows plain text
         action.setEnabled(Path(path).exists())
         self.menu.addAction(action)
         return action

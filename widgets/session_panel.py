@@ -25,6 +25,7 @@ from explorer.model import Order
 from explorer.session.data import SessionData, load_session
 from explorer.session.view_overlay import ViewOverlay
 from explorer.store.db import Db
+from explorer.text_escape import elided, visible
 from widgets.event_detail import EventDetail, ViewState
 from widgets.mark_style import BadgeDelegate
 from widgets.plain_text import tooltip
@@ -140,13 +141,13 @@ class SessionPanel(QWidget):
         self.model.set_session(data.frame, data.marks, data.texts)
         self.detail.show_event(None)
         self._shown = ()
-        title = (f"{data.session_id}: {data.frame.height:,} events in {data.turns:,} turn(s), "
-                 f"{Order(data.order).value} order")
-        title += f" · {data.cost_text()}"
+        about = (f": {data.frame.height:,} events in {data.turns:,} turn(s), "
+                 f"{Order(data.order).value} order · {data.cost_text()}")
         if data.usage.responses:
-            title += f" · {data.usage.text()}"
-        self.title.setText(title)
-        self.title.setToolTip(tooltip(title))  # the session id is log text
+            about += f" · {data.usage.text()}"
+        # the session id is log text: elided in the title, whole (escaped) in its tooltip
+        self.title.setText(elided(data.session_id) + about)
+        self.title.setToolTip(tooltip(visible(data.session_id) + about))
         if self.model.rowCount():
             self.tree.expand(self.model.first_turn())
         self._show_finding_count()

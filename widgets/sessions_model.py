@@ -19,7 +19,9 @@ from explorer.audits import cache as audit_cache
 from explorer.audits.cache import COLUMNS, ListQuery
 from explorer.audits.counts import COUNT_NAMES, FINDING_RULES, RULE_TEXT
 from explorer.store.db import Db, Store
+from explorer.text_escape import elided
 from widgets.block_cache import BlockCache
+from widgets.plain_text import whole_tip
 
 __all__ = ["COLUMNS", "SessionsModel", "header_label"]
 
@@ -51,10 +53,11 @@ def header_label(name: str) -> str:
 class SessionsModel(QAbstractTableModel):
     """Sessions and their audit counts, read lazily from an audit cache table.
 
-    ``DisplayRole`` is plain text; ``UserRole`` is the raw value (int or str). Non-zero
-    findings get a soft background. :meth:`sort` and :meth:`set_filter` move the rows with
-    ``layoutChanged``: persistent indexes (the selection) follow their session, or become
-    invalid when the filter hides it. :meth:`set_source` resets the model.
+    ``DisplayRole`` is plain text, a session id made visible and elided
+    (:mod:`explorer.text_escape`) with the whole of it in ``ToolTipRole``; ``UserRole`` is
+    the raw value (int or str). Non-zero findings get a soft background. :meth:`sort` and
+    :meth:`set_filter` move the rows with ``layoutChanged``: persistent indexes (the
+    selection) follow their session, or become invalid when the filter hides it. :meth:`set_source` resets the model.
     ``block_reads`` counts the blocks read from the database.
     """
 
@@ -165,7 +168,7 @@ class SessionsModel(QAbstractTableModel):
         value = self._widest.get(COLUMNS[column]) if 0 <= column < len(COLUMNS) else None
         if value is None:
             return ""
-        return value if column == 0 else f"{value:,}"
+        return elided(value) if column == 0 else f"{value:,}"
 
     def _counted(self) -> int:
         if self._db is None:
@@ -215,16 +218,19 @@ class SessionsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _LEFT if col == 0 else _RIGHT
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.UserRole,
-                        Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole):
+                        Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.BackgroundRole,
+                        Qt.ItemDataRole.ForegroundRole):
             return None
         values = self._row(index.row())
         value = values[col] if values else None
         if role == Qt.ItemDataRole.UserRole:
             return value
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole id, when the cell shows less
+            return whole_tip(value) if col == 0 and value is not None else None
         if role == Qt.ItemDataRole.DisplayRole:
             if value is None:
                 return ""
-            return value if col == 0 else f"{value:,}"
+            return elided(value) if col == 0 else f"{value:,}"
         if col in _FINDINGS and (value or 0) > 0:
             return _HIGHLIGHT if role == Qt.ItemDataRole.BackgroundRole else _HIGHLIGHT_TEXT
         return None

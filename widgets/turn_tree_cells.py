@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from explorer.audits.marks import MARKS
 from explorer.session.view_overlay import SyntheticItem
+from explorer.text_escape import elided
 from widgets.mark_style import BADGES_ROLE, STYLES, VIEW_ERROR_KEYS, tooltip
 
 COLUMNS = ("event", "seq", "cost", "view", "marks")
@@ -53,7 +54,8 @@ class TurnTreeCells:
     def _event_data(self, row: int, column: int, role: int) -> Any:
         if role == _ROLE.DisplayRole:
             if column == EVENT:
-                head = " ".join(str(v) for v in (self._kind[row], self._tool[row], self._call[row]) if v)
+                head = " ".join(elided(str(v))  # a tool name and call id: log ids
+                                for v in (self._kind[row], self._tool[row], self._call[row]) if v)
                 text = self._text_preview(row)
                 return f"{head} — {text}" if text else head
             if column == SEQ:

@@ -11,6 +11,7 @@ from explorer.model import Order
 from explorer.session.data import SessionData
 from explorer.session.preview import transform_key
 from explorer.store.db import Store
+from explorer.text_escape import elided, visible
 from widgets.cost_plot import SessionCostPlot
 from widgets.plain_text import tooltip
 from widgets.preview_panel import PreviewPanel
@@ -173,7 +174,7 @@ class Workspace(QWidget):
 
     @Slot(object)
     def _on_loader_failed(self, exc: Exception) -> None:
-        text = f"Cannot read {self.session_id}: {reason(exc)}"
+        text = f"Cannot read {elided(self.session_id or '')}: {visible(reason(exc))}"
         self.session_panel.title.setText(text)
         self.session_panel.title.setToolTip(tooltip(text))
 

@@ -9,11 +9,13 @@ import sys
 from explorer.audits import cache as audit_cache
 from explorer.audits import counts as audits
 from explorer.audits import findings_cache
+from explorer.cli import messages
 from explorer.formats import LogFileError
 from explorer.ingest.imports import ACCOUNT_KEYS, import_paths, open_database
 from explorer.model import CostSettings, Order
 from explorer.store import durability
 from explorer.store.db import Db, StoreError
+from explorer.text_escape import visible
 from explorer.tokens.counts import checked
 
 #: The accounting of each input file (records = imported + skipped + rejected + duplicates).
@@ -30,7 +32,7 @@ def run_audit(args: argparse.Namespace) -> int:
         settings = checked(CostSettings(args.cjk_ratio, args.other_ratio, args.tokenizer))
         store, rebuilt = open_database(args.db)
     except (StoreError, ValueError) as exc:
-        print(f"turnscope audit: error: {exc}", file=sys.stderr)
+        messages.error("audit", exc)
         return 2
     errors: list[LogFileError] = list(rebuilt.errors) if rebuilt else []
     report = import_paths(store, args.paths)
@@ -41,7 +43,7 @@ def run_audit(args: argparse.Namespace) -> int:
     order = Order(args.order)
     if errors and not report.files and not args.db:
         for exc in errors:
-            print(f"turnscope audit: error: {exc}", file=sys.stderr)
+            messages.error("audit", exc)
         return 2
     if args.findings:
         _print_findings(store, order, args.json, cached=bool(args.db))
@@ -51,7 +53,7 @@ def run_audit(args: argparse.Namespace) -> int:
         _print_counts(counts, files, order, args.json)
     rejected = sum(f["rejected"] for f in store.frame("list_files").to_dicts())
     for exc in errors:
-        print(f"turnscope audit: error: {exc}", file=sys.stderr)
+        messages.error("audit", exc)
     if rejected:
         _warn_rejected(store, rejected)
     if errors or (rejected and args.strict):
@@ -113,7 +115,7 @@ def _print_findings(db: Db, order: Order, as_json: bool, cached: bool = False) -
             f"{e['kind']}#{e['seq']}" + (f".{e['sub']}" if e["sub"] else "")
             + (f"[{e['call_id']}]" if e["call_id"] is not None else "")
             for e in finding["events"])
-        out.write(f"{finding['rule']:<20} {finding['session_id']}  {events}\n")
+        out.write(visible(f"{finding['rule']:<20} {finding['session_id']}  {events}") + "\n")
 
 
 def _warn_rejected(db: Db, rejected: int) -> None:
@@ -121,6 +123,6 @@ def _warn_rejected(db: Db, rejected: int) -> None:
     print(f"turnscope audit: warning: {rejected} input line(s) rejected and kept aside:",
           file=sys.stderr)
     for path, line, reason in shown:
-        print(f"  {path}:{line}: {reason}", file=sys.stderr)
+        messages.say(f"  {path}:{line}: {reason}")
     if rejected > len(shown):
         print(f"  ... and {rejected - len(shown)} more", file=sys.stderr)

@@ -7,6 +7,7 @@ import csv
 import json
 import sys
 
+from explorer.cli import messages
 from explorer.compaction import CompactionSettings, SessionLog, transforms, view
 from explorer.compaction.settings import EVICT_EXCLUDED, PRUNE_EXCLUDED
 from explorer.compaction.strategies import FAMILIES
@@ -15,6 +16,7 @@ from explorer.formats import LogFileError
 from explorer.ingest.imports import import_paths, open_database
 from explorer.model import CostSettings, Order
 from explorer.store.db import StoreError
+from explorer.text_escape import visible
 from explorer.tokens.counts import checked
 from explorer.tokens.session_events import session_events
 
@@ -126,7 +128,7 @@ def run_sweep(args: argparse.Namespace) -> int:
 
 def _error(command: str, message: str) -> int:
     """Say what went wrong on stderr; the exit status of a failed command."""
-    print(f"turnscope {command}: error: {message}", file=sys.stderr)
+    messages.error(command, message)
     return 2
 
 
@@ -175,7 +177,7 @@ def run_view(args: argparse.Namespace) -> int:
     for item in items:
         seq = "-" if item.seq is None else (f"{item.seq}" + (f".{item.sub}" if item.sub else ""))
         marks = ("synthetic " if item.synthetic else "") + ("pinned " if item.pinned else "")
-        print(f"{seq:>8} {item.kind:<9} {item.call_id or '':<24} {item.cost:>7}  "
+        print(f"{seq:>8} {item.kind:<9} {visible(item.call_id or ''):<24} {item.cost:>7}  "
               f"{marks}{' '.join(item.flags)}".rstrip())
     print(" ".join(f"{k}={v}" for k, v in metrics.items()))
     return status

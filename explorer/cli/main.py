@@ -9,6 +9,7 @@ import sys
 from typing import Sequence
 
 from explorer import log_setup
+from explorer.cli import messages
 from explorer.model import TOKENIZERS, Order
 
 SUBCOMMANDS = ("audit", "generate", "screenshot", "sweep", "view")
@@ -187,7 +188,7 @@ def _run_generate(args: argparse.Namespace) -> int:
             ts_align=args.ts_align, groups=args.groups, id_space=args.id_space,
             text=args.text, seed=args.seed)
     except (ValueError, OSError) as exc:
-        print(f"turnscope generate: error: {exc}", file=sys.stderr)
+        messages.error("generate", exc)
         return 2
     print(f"wrote {rows} rows to {args.out}", file=sys.stderr)
     return 0

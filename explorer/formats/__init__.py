@@ -10,6 +10,8 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explorer.text_escape import visible
+
 if TYPE_CHECKING:
     from explorer.formats.reader import Reader
 
@@ -30,7 +32,9 @@ class LogFileError(Exception):
     """A whole file that cannot be read as a session log; says which file and why."""
 
     def __init__(self, path: str | Path, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
+        # one line, whatever the name holds (explorer.text_escape): a newline in a file
+        # name cannot start a message line of its own
+        super().__init__(visible(f"{path}: {reason}"))
         self.path = str(path)
         self.reason = reason
 
@@ -71,6 +75,9 @@ def detect(path: Path) -> Reader:
         raise LogFileError(path, "the file is empty")
     head = read_head(path)
     magic = next((what for m, what in _BINARY_MAGIC.items() if head.startswith(m)), None)
+    if magic is None and is_utf16(head):
+        raise LogFileError(path, "UTF-16 text: convert it to UTF-8 (for example "
+                                 "iconv -f UTF-16 -t UTF-8)")
     for reader in READERS:
         if (magic is None or reader.BINARY) and _matches(reader, path, head):
             return reader  # a binary container only for a reader of one (Inspect's .eval zip)
@@ -83,6 +90,18 @@ def detect(path: Path) -> Reader:
     tried = ", ".join(reader.NAME for reader in READERS)
     raise LogFileError(path, f"not a recognised log format (tried: {tried}; see FORMAT.md "
                              "and LOG-FORMATS.md)")
+
+
+def is_utf16(head: bytes) -> bool:
+    """Whether a file's first bytes are UTF-16 text: its byte-order mark, or (none written)
+    the NUL of every other byte that Latin text in UTF-16 has, on one side of each pair."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return not head.startswith(b"\xff\xfe\x00\x00")  # that is UTF-32's mark
+    pairs = len(head) // 2
+    if pairs < 2:
+        return False
+    even, odd = head[0:pairs * 2:2].count(0), head[1:pairs * 2:2].count(0)
+    return max(even, odd) >= 0.9 * pairs and min(even, odd) == 0
 
 
 def _matches(reader: Reader, path: Path, head: bytes) -> bool:

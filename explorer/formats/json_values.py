@@ -97,3 +97,19 @@ def _next_record(text: str, start: int) -> int:
 
 def _bytes(text: str, chars: int) -> int:
     return chars if text.isascii() else len(text[:chars].encode("utf-8", "surrogateescape"))
+
+
+#: A ``\uXXXX`` escape of a surrogate that has no partner (an odd run of backslashes before it).
+_LONE_SURROGATE = re.compile(r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+                             r"|(?<![dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def lone_surrogate_error(text: str) -> str | None:
+    """Where ``text`` (JSON Python's decoder takes) escapes half a surrogate pair, which is
+    no character and which DuckDB refuses as invalid JSON; None when it does not."""
+    found = _LONE_SURROGATE.search(text)
+    if found is None:
+        return None
+    at = found.start(1)
+    return (f"a lone surrogate {found.group(1)} (half of a UTF-16 pair, no character): "
+            f"line 1 column {at + 1} (char {at})")

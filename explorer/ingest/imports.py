@@ -16,6 +16,7 @@ import duckdb
 import queries
 from explorer import formats
 from explorer.formats import LogFileError
+from explorer.formats.json_values import lone_surrogate_error
 from explorer.formats.reader import Reader
 from explorer.ingest import coerce, staging
 from explorer.ingest.report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
@@ -130,7 +131,10 @@ def _load(store: Db, path: Path, reader: Reader, digest: str, steps: Steps,
     seq = store.one("seq_stats", typed)
     mapped = store.one("record_rows_count")["n"] > 0
     if seq["records"] == 0 and not mapped:
-        raise LogFileError(path, "the file holds no records (only blank lines)")
+        # what "no records" is in each kind of file: a CSV's header is a line, not a record
+        nothing = {"canonical-csv": "a header and no rows",
+                   "canonical-parquet": "no rows"}.get(reader.NAME, "no records (only blank lines)")
+        raise LogFileError(path, f"the file holds {nothing}")
     assign = seq["given"] == 0
     order = "row_number() OVER (ORDER BY row_no)" if assign else "seq"
     steps.run(store, INSERTED, "insert_events", {**typed, "seq": order},
@@ -223,7 +227,8 @@ def open_database(path: str | os.PathLike | None, progress: ProgressHook | None 
 
 
 def _explain_json_errors(store: Db, limit: int = 10_000) -> None:
-    """Say where a line's JSON breaks (DuckDB only says that it does)."""
+    """Say where a line's JSON breaks (DuckDB only says that it does); a lone surrogate
+    escape, which Python's decoder takes and DuckDB does not, is named with its place."""
     rows = store.run("invalid_json_rows", limit=limit)
     fixes = []
     for row_no, text in rows:
@@ -231,5 +236,8 @@ def _explain_json_errors(store: Db, limit: int = 10_000) -> None:
             json.loads(text)
         except (ValueError, RecursionError) as exc:
             fixes.append({"row_no": row_no, "reason": f"invalid JSON: {exc}"[:200]})
+        else:
+            if (error := lone_surrogate_error(text)) is not None:
+                fixes.append({"row_no": row_no, "reason": f"invalid JSON: {error}"[:200]})
     if fixes:
         store.con.executemany(queries.load("set_reason"), fixes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from explorer.store.db import Db
+from explorer.text_escape import visible
 
 
 @dataclass(frozen=True)
@@ -17,7 +18,7 @@ class RejectedLine:
     def as_text(self) -> str:
         """One line a user can paste: ``path:line: reason: text``."""
         shown = "" if self.text is None else self.text.replace("\r", "\\r").replace("\n", "\\n")
-        return f"{self.path}:{self.line}: {self.reason}: {shown}"
+        return f"{visible(self.path)}:{self.line}: {visible(self.reason)}: {shown}"
 
 
 def rejected_count(db: Db) -> int:

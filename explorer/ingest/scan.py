@@ -106,6 +106,11 @@ def rows_chunk(db: Db, rows: Rows) -> Chunk:
     return Chunk(source, {n: "VARCHAR" for n in rows.columns}, "src_rec")
 
 
+#: The widest file scanned in place: every column goes into each row's record (``raw``), and
+#: DuckDB runs out of memory long before 20,000 of them; no log has more than a few dozen.
+MAX_COLUMNS = 1_000
+
+
 def file_chunk(db: Db, scan: FileScan) -> Chunk:
     """The whole file as one chunk DuckDB scans in place (in parallel), with the file's
     own column types; a file without the required columns is refused."""
@@ -116,6 +121,9 @@ def file_chunk(db: Db, scan: FileScan) -> Chunk:
     except duckdb.Error as exc:
         raise LogFileError(path, f"not a readable {label} file ({exc})") from exc
     columns = {row[0]: row[1] for row in described}
+    if len(columns) > MAX_COLUMNS:
+        raise LogFileError(path, f"the {label} file has {len(columns):,} columns; at most "
+                                 f"{MAX_COLUMNS:,} are read (each row's record holds them all)")
     if missing := missing_columns(columns):
         raise LogFileError(path, f"the {label} file has no {missing} column (it has: "
                                  f"{', '.join(columns)[:300]}); FORMAT.md names the columns")

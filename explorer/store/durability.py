@@ -23,6 +23,8 @@ from typing import Iterator, Protocol
 
 import duckdb
 
+from explorer.text_escape import visible
+
 
 class Db(Protocol):
     """What these functions need of :class:`explorer.store.db.Db` (which calls them when it
@@ -80,4 +82,4 @@ def forget_unfinished(db: Db, path: str | os.PathLike) -> None:
 
 def unfinished_message(path: str) -> str:
     """What to tell the user about a file whose import did not finish."""
-    return f"{path} did not finish importing (the process stopped); import it again"
+    return f"{visible(path)} did not finish importing (the process stopped); import it again"
