@@ -49,6 +49,8 @@ DESCRIPTIONS = {
 
 DEFAULTS = Limits()
 _current = DEFAULTS
+#: The limits given on the command line: they win over the window's saved setting.
+_flags: dict[str, int] = {}
 
 
 def current() -> Limits:
@@ -56,10 +58,13 @@ def current() -> Limits:
     return _current
 
 
-def configure(limits: Limits) -> None:
-    """Set the limits for every later read (the command line's flags, the window's setting)."""
-    global _current
-    _current = limits
+def configure(base: Limits, flags: dict[str, int] | None = None) -> None:
+    """Set the limits for every later read: ``base`` (the defaults, the window's saved
+    setting) with the command line's ``flags`` on top (kept from an earlier call if None)."""
+    global _current, _flags
+    if flags is not None:
+        _flags = dict(flags)
+    _current = dataclasses.replace(base, **_flags)
 
 
 def names() -> list[str]:
@@ -69,6 +74,28 @@ def names() -> list[str]:
 def flag(name: str) -> str:
     """The command-line flag of a limit: ``max_line_bytes`` → ``--max-line-bytes``."""
     return "--" + name.replace("_", "-")
+
+
+_UNITS = {"": 1, "K": 1024, "KIB": 1024, "M": MiB, "MIB": MiB, "G": GiB, "GIB": GiB}
+
+
+def parse(text: str) -> int:
+    """A limit as typed: a positive whole number, a byte count with a binary unit
+    (``256M``, ``256MiB``, ``16G``) allowed; ValueError saying what is wrong."""
+    raw = text.strip().replace("_", "").replace(",", "")
+    digits = raw.rstrip("KkMmGgIiBb ")
+    unit = raw[len(digits):].strip().upper()
+    if not digits.isdigit() or unit not in _UNITS or int(digits) <= 0:
+        raise ValueError(f"not a positive number (a byte count may end in K, M or G): {text!r}")
+    return int(digits) * _UNITS[unit]
+
+
+def shown(name: str, value: int | None = None) -> str:
+    """A limit's value as the reasons, help and dialog show it (its current one by default)."""
+    value = getattr(_current, name) if value is None else value
+    if name == "max_ratio":
+        return f"{value}x"
+    return size(value) if name.endswith("bytes") else f"{value:,}"
 
 
 def size(n: int) -> str:
@@ -82,11 +109,7 @@ def size(n: int) -> str:
 def past(name: str, what: str) -> str:
     """The reason for input past a limit: ``line longer than the 256 MiB limit
     (--max-line-bytes)``; ``what`` says what went past, up to "than"."""
-    value = getattr(_current, name)
-    shown = size(value) if name.endswith("bytes") else f"{value:,}"
-    if name == "max_ratio":
-        shown = f"{value}x"
-    return f"{what} the {shown} limit ({flag(name)})"
+    return f"{what} the {shown(name)} limit ({flag(name)})"
 
 
 def from_values(values: dict) -> Limits:
