@@ -176,6 +176,8 @@ def _gunzip(raw, size: int) -> Iterator[bytes]:
         total += len(piece)
         over = expansion_error(total, raw.tell() - len(inflate.unconsumed_tail))
         if over:
+            excess = max(0, total - limits.current().max_decompressed_bytes)
+            out[-1] = piece[:len(piece) - excess]  # nothing past the size limit is read
             yield b"".join(out)
             raise _Cut(over)
         if inflate.eof:

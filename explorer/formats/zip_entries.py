@@ -120,7 +120,7 @@ class Archive:
                 start = pos + _LOCAL_HEADER.size + nlen + xlen
                 member = Member(name, start, method, size, crc, flags)
                 try:
-                    after = self._end_of(fh, member)
+                    member, after = self._delimited(fh, member)
                 except EntryError as exc:
                     self.problem = f"the archive ends inside the entry {name}: {exc}"
                     return out
@@ -131,17 +131,23 @@ class Archive:
                 out.append(member)
                 pos = after
 
-    def _end_of(self, fh, member: Member) -> int:
-        """Where the next local header is: after the entry's data (and data descriptor)."""
+    def _delimited(self, fh, member: Member) -> tuple[Member, int]:
+        """The member with its size and CRC, and where the next local header is: after its
+        data, or after the data descriptor that follows it (a zip written to a pipe)."""
         if not member.flags & _HAS_DESCRIPTOR:
-            return member.start + member.size
+            return member, member.start + member.size
         if member.method != zipfile.ZIP_DEFLATED:
             raise EntryError("a stored entry with a data descriptor cannot be delimited")
         fh.seek(member.start)
         _, used = self._inflate(fh, member._replace(size=-1), keep=False)
         fh.seek(member.start + used)
-        tail = fh.read(4)
-        return member.start + used + (16 if tail == _DESCRIPTOR else 12)
+        tail = fh.read(16)
+        signed = tail[:4] == _DESCRIPTOR  # the descriptor's signature is optional
+        fields = tail[4:] if signed else tail[:12]
+        if len(fields) < 12:
+            raise EntryError("the archive ends inside its data descriptor")
+        crc = int.from_bytes(fields[:4], "little")
+        return member._replace(size=used, crc=crc), member.start + used + len(fields) + 4 * signed
 
     def _inflate(self, fh, member: Member, keep: bool = True) -> tuple[bytes, int]:
         """The entry's data from ``fh`` (at its start) and the compressed bytes it took;
