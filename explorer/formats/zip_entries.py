@@ -68,7 +68,9 @@ class Archive:
 
     def read(self, name: str) -> bytes:
         """The data of the entry ``name``; :class:`EntryError` saying why it cannot be read."""
-        member = next(m for m in self.members if m.name == name)
+        member = {m.name: m for m in self.members}[name] if name in self.names() else None
+        if member is None:
+            raise EntryError(f"the archive has no entry {name}")
         if member.flags & _ENCRYPTED:
             raise EntryError("the entry is encrypted")
         if member.method not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
