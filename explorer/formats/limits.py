@@ -28,7 +28,7 @@ class Limits:
     #: Decompressed bytes per compressed byte, checked once past ``ratio_floor_bytes``.
     max_ratio: int = 200
     #: Decompressed bytes below which the ratio is not checked (small, repetitive files).
-    ratio_floor_bytes: int = 256 * MiB
+    ratio_floor_bytes: int = 64 * MiB
     #: The longest line of a JSON Lines file, .eval entry or recorded HTTP body.
     max_line_bytes: int = 256 * MiB
     #: Nodes that YAML aliases may repeat in one cassette (a billion-laughs file: 10⁹).

@@ -139,6 +139,10 @@ def blocks(path: Path, size: int = BLOCK) -> Iterator[Block]:
             yield _long(offset, line, raw.tell())
             offset, line = offset + skipped, line + 1
         rest = b"".join(parts)
+        if rest and cut and cut.startswith(STOPPED):  # its text is not kept: up to a limit's size
+            yield Block(b"", offset, line, raw.tell(),
+                        long=f"{cut}; this line and the rest of the file are not read")
+            rest, cut, offset, line = b"", None, offset + len(rest), line + 1
         yield Block(rest, offset, line, raw.tell(), unterminated=bool(rest), cut=cut)
 
 
