@@ -292,3 +292,26 @@ def test_a_real_gzip_bomb_under_a_memory_cap(tmp_path):
     doc = json.loads(run.stdout)
     assert doc["events"] == 1 and doc["rejected"] == 1
     assert "past the 200x limit (--max-ratio)" in run.stderr
+
+
+def test_a_damaged_header_json_falls_back_to_the_journal_start(store, tmp_path):
+    path = _eval(tmp_path / "header.eval", [_sample(1)])
+    start, size = _data_of(path, "header.json")
+    raw = bytearray(path.read_bytes())
+    raw[start + size // 2] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    import_paths(store, [path])
+    assert _sessions(store) == ["E/1/1"]
+
+
+def test_a_damaged_local_header_rejects_its_entry_only(store, tmp_path):
+    path = _eval(tmp_path / "local.eval", [_sample(1), _sample(2), _sample(3)])
+    with zipfile.ZipFile(path) as zf:
+        at = zf.getinfo("samples/2_epoch_1.json").header_offset
+    raw = bytearray(path.read_bytes())
+    raw[at] ^= 0xFF  # the local header's signature
+    path.write_bytes(bytes(raw))
+    import_paths(store, [path])
+    assert _sessions(store) == ["E/1/1", "E/3/1"]
+    (reason,), = store.con.execute("SELECT reason FROM rejected").fetchall()
+    assert reason == f"entry samples/2_epoch_1.json: no local header at byte {at}"

@@ -63,10 +63,7 @@ def _eval_zip(path: Path) -> Iterator[Record]:
     try:
         archive = Archive(path)
         names = archive.names()
-        head = "header.json" if "header.json" in names else "_journal/start.json"
-        if head not in names:
-            raise EntryError("it has neither header.json nor _journal/start.json")
-        header = _entry(archive, head)
+        header = _header(archive, names)
     except (zipfile.BadZipFile, OSError, EntryError, ValueError, RecursionError) as exc:
         yield Record(1, error=f"not a readable Inspect AI .eval archive ({exc})",
                      text=path.name)
@@ -89,6 +86,19 @@ def _eval_zip(path: Path) -> Iterator[Record]:
     if archive.problem:
         yield Record(line + 1, error=f"the .eval archive is cut short: {archive.problem}",
                      text=path.name)
+
+
+def _header(archive: Archive, names: list[str]) -> dict:
+    """The run's header: ``header.json`` (written last), else ``_journal/start.json``
+    (written first: an archive cut short, or whose header.json is damaged, still has it)."""
+    why = "it has neither header.json nor _journal/start.json"
+    for name in ("header.json", "_journal/start.json"):
+        if name in names:
+            try:
+                return _entry(archive, name)
+            except (EntryError, ValueError) as exc:
+                why = f"{name}: {exc}"
+    raise EntryError(why)
 
 
 def _entry(archive: Archive, name: str) -> dict:

@@ -53,24 +53,38 @@ class Archive:
         self.problem: str | None = None
         self._inflated = 0
         self._read = 0
+        self._bad: dict[str, str] = {}
+        self._index: dict[str, Member] | None = None
         try:
             with zipfile.ZipFile(path) as zf:
                 infos = zf.infolist()
         except zipfile.BadZipFile:
             self.members = self._scan()
             return
+        self.members = []
         with open(path, "rb") as fh:
-            self.members = [self._local(fh, i.header_offset, i.compress_size, i.CRC)
-                            for i in infos if not i.is_dir()]
+            for info in infos:
+                if info.is_dir():
+                    continue
+                try:
+                    member = self._local(fh, info.header_offset, info.compress_size, info.CRC)
+                except EntryError as exc:  # a damaged local header costs its entry only
+                    self._bad[info.filename] = str(exc)
+                    member = Member(info.filename, 0, -1, 0, 0, 0)
+                self.members.append(member._replace(name=info.filename))
 
     def names(self) -> list[str]:
         return [m.name for m in self.members]
 
     def read(self, name: str) -> bytes:
         """The data of the entry ``name``; :class:`EntryError` saying why it cannot be read."""
-        member = {m.name: m for m in self.members}[name] if name in self.names() else None
+        if self._index is None:
+            self._index = {m.name: m for m in self.members}
+        member = self._index.get(name)
         if member is None:
             raise EntryError(f"the archive has no entry {name}")
+        if name in self._bad:
+            raise EntryError(self._bad[name])
         if member.flags & _ENCRYPTED:
             raise EntryError("the entry is encrypted")
         if member.method not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
