@@ -315,3 +315,11 @@ def test_a_damaged_local_header_rejects_its_entry_only(store, tmp_path):
     assert _sessions(store) == ["E/1/1", "E/3/1"]
     (reason,), = store.con.execute("SELECT reason FROM rejected").fetchall()
     assert reason == f"entry samples/2_epoch_1.json: no local header at byte {at}"
+
+
+def test_a_sample_that_is_no_object_is_a_rejected_record(store, tmp_path):
+    path = _eval(tmp_path / "list.eval", [b"[1, 2]", _sample(2)])
+    import_paths(store, [path])
+    assert _sessions(store) == ["E/2/1"]
+    assert store.con.execute("SELECT reason FROM rejected").fetchall() == [
+        ("entry samples/1_epoch_1.json: a JSON list, not an object",)]

@@ -112,7 +112,7 @@ def _entry(archive: Archive, name: str) -> dict:
     except RecursionError as exc:
         raise ValueError("JSON nested too deep for Python's parser") from exc
     if not isinstance(value, dict):
-        raise ValueError(f"a JSON {type(value).__name__}, not an object")
+        raise EntryError(f"a JSON {type(value).__name__}, not an object")
     return value
 
 
