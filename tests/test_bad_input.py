@@ -222,7 +222,7 @@ def test_json_nested_100000_levels_deep(store, tmp_path, capsys):
     path = broken_files.deep_nesting(tmp_path / "deep.jsonl")
     counts, kept, rejected = _imported(store, path)
     assert counts == (3, 2, 1, 0, 2) and kept == [(1, 1), (3, 3)]
-    assert rejected == [(2, "JSON nested deeper than 512 levels")]
+    assert rejected == [(2, "JSON nested deeper than 512 levels, the limit (--max-json-depth)")]
     assert main(["audit", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["rejected"] == 1
 

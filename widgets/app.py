@@ -17,6 +17,7 @@ from explorer.text_escape import visible
 from widgets.gui_gc import collect_on_gui_thread
 from widgets.main_window import MainWindow
 from widgets.qt_environment import install_message_filter, use_utf8_locale
+from widgets.limits_dialog import apply_saved
 from widgets.saved_state import SavedState, app_settings, fit_to_screen
 
 APP_NAME = "Turnscope"
@@ -49,6 +50,7 @@ def make_window(paths: list[str], db: str | None = None, order: Order | None = O
     store = Store(db)
     window = MainWindow(store, Order(order or Order.SEQ), settings=settings)
     if settings is not None:
+        apply_saved(settings)  # File → Import limits…, under the command line's flags
         window.saved_state = SavedState(window, settings)
         window.saved_state.restore(order=order is None)
         if db:

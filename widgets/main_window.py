@@ -25,6 +25,7 @@ from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
 from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
+from widgets.limits_dialog import LimitsDialog
 from widgets.rejected_dialog import RejectedDialog
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
@@ -128,6 +129,8 @@ class MainWindow(QMainWindow):
         menus.recent.database_requested.connect(self.database_requested)
         menus.rejected_action.triggered.connect(self.show_rejected)
         menus.import_report_action.triggered.connect(self.show_last_report)
+        menus.limits_action.triggered.connect(
+            lambda _=False: LimitsDialog(settings, self).exec())
         menus.quit_action.triggered.connect(self.close)
         menus.about_action.triggered.connect(self.show_about)
         menus.tab_requested.connect(self._on_menus_tab_requested)

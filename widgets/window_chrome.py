@@ -60,8 +60,11 @@ class WindowMenus(QObject):
             "&Rejected lines…", parent, "The input lines that could not be imported, as text")
         self.import_report_action = self._action(
             "&Import report…", parent, "How every record of the last import was counted")
+        self.limits_action = self._action(
+            "Import &limits…", parent, "What reading one file may cost before it is rejected")
         file_menu.addAction(self.rejected_action)
         file_menu.addAction(self.import_report_action)
+        file_menu.addAction(self.limits_action)
         file_menu.addSeparator()
         self.quit_action = self._action("&Quit", parent, "", QKeySequence.StandardKey.Quit)
         file_menu.addAction(self.quit_action)

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from explorer import log_setup
 from explorer.cli import messages
+from explorer.formats import limits
 from explorer.model import TOKENIZERS, Order
 
 SUBCOMMANDS = ("audit", "generate", "screenshot", "sweep", "view")
@@ -39,6 +40,28 @@ def _verbose_arg(p: argparse.ArgumentParser) -> None:
                    help="also log everything (DEBUG) to stderr; failures always go to the log file")
 
 
+def _limit_args(p: argparse.ArgumentParser) -> None:
+    """One flag per import limit (explorer.formats.limits); unset ones keep their default
+    (in the window: its saved "Import limits…" setting)."""
+    group = p.add_argument_group("import limits (past one, the line or file is rejected)")
+    for name in limits.names():
+        group.add_argument(limits.flag(name), type=_limit_value, default=None, metavar="N",
+                           dest=f"limit_{name}", help=f"{limits.DESCRIPTIONS[name]} "
+                           f"(default {limits.shown(name, getattr(limits.DEFAULTS, name))})")
+
+
+def _limit_value(text: str) -> int:
+    try:
+        return limits.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def _configure_limits(args: argparse.Namespace) -> None:
+    given = {name: getattr(args, f"limit_{name}", None) for name in limits.names()}
+    limits.configure(limits.DEFAULTS, {k: v for k, v in given.items() if v is not None})
+
+
 def _version_arg(p: argparse.ArgumentParser) -> None:
     from explorer.version import version
     p.add_argument("-V", "--version", action="version", version=f"turnscope {version()}",
@@ -61,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--db", metavar="PATH", help="DuckDB file to import into and audit")
     audit.add_argument("--strict", action="store_true", help="exit 2 when any line was rejected")
     _ratio_args(audit)
+    _limit_args(audit)
     _verbose_arg(audit)
     sweep = sub.add_parser("sweep", help="compare compaction strategies over the corpus (STRATEGIES.md)")
     view = sub.add_parser("view", help="the active view of one session under a strategy")
@@ -69,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         _order_arg(p)
         p.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
         _ratio_args(p)
+        _limit_args(p)
         _verbose_arg(p)
     from explorer.cli.compaction import add_arguments
     add_arguments(sweep, view)
@@ -110,6 +135,7 @@ def _screenshot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tokenizer", choices=list(TOKENIZERS), default=None,
                    help="estimate with this tokenizer instead of the ratios")
     _order_arg(p)
+    _limit_args(p)
     _verbose_arg(p)
 
 
@@ -118,6 +144,7 @@ def _gui_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH", help="log files (default: the demo data)")
     p.add_argument("--db", metavar="PATH", help="DuckDB file to open or import into")
     _order_arg(p, None, "seq (default: the order used last)")
+    _limit_args(p)
     _verbose_arg(p)
     _version_arg(p)
     return p
@@ -129,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(_hide_demo(argv))
         args.paths = _restore_demo(getattr(args, "paths", []))
         log_setup.configure(verbose=args.verbose)
+        _configure_limits(args)
         if args.command in ("audit", "sweep", "view"):
             return _run_on_database(args)
         if args.command == "generate":
@@ -142,6 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_screenshot(args)
     args = _gui_parser().parse_args(_hide_demo(argv))
     log_setup.configure(verbose=args.verbose)
+    _configure_limits(args)
     return _run_gui(_restore_demo(args.paths), args.db, args.order)
 
 

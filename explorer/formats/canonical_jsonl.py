@@ -35,6 +35,11 @@ def scan(path: Path, progress: ProgressHook | None = None) -> Iterator[Lines]:
     total = path.stat().st_size
     gz = lines.is_gzip(path)
     for block in lines.blocks(path):
+        if block.long:  # one line past the limit: rejected, never read whole
+            staged = _Staged()
+            staged.add(block.first_line, None, block.long, -1)
+            yield staged.as_lines()
+            continue
         staged = _split(block, gz)
         if block.cut and not block.unterminated:
             line = block.first_line + block.data.count(b"\n")

@@ -11,6 +11,7 @@ from typing import Callable
 
 import yaml
 
+from explorer.formats import limits
 from explorer.formats.recorded_bodies import recorded_body
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -82,6 +83,8 @@ def load(path: Path) -> list[Exchange]:
     loader = _Loader(path.read_text(encoding="utf-8"))
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _check_aliases(node)
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -108,6 +111,41 @@ def load(path: Path) -> list[Exchange]:
         res_line = res_node.start_mark.line + 1 if res_node is not None else line
         out.append(Exchange(i + 1, line, body, _body(res), lines, res_line))
     return out
+
+
+def _check_aliases(root: yaml.Node) -> None:
+    """ValueError when the document's aliases repeat more nodes than the limit allows (a
+    billion-laughs file: 1.5 KB that the texts built from it would expand to gigabytes), or
+    an alias refers to a node that contains it. The composed nodes share what aliases refer
+    to, so this counts without expanding anything: each node's size once, from its children."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            open_nodes.discard(key)
+            sizes[key] = 1 + sum(sizes[id(c)] for c in _children(node))
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise ValueError("not readable as a YAML cassette: an alias refers to a node that "
+                             "contains it")
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+    repeated = sizes[id(root)] - len(sizes)
+    if repeated > limits.current().max_yaml_alias_nodes:
+        raise ValueError("not readable as a YAML cassette: " + limits.past(
+            "max_yaml_alias_nodes", f"its aliases repeat {repeated:,} nodes, more than"))
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
 
 
 def _child(node, key: str):

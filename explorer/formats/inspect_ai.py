@@ -21,6 +21,7 @@ from typing import Iterator
 
 from explorer.formats.record import Record
 from explorer.formats.swe_agent import event, json_prefix, load_document, text_of, unreadable
+from explorer.formats.zip_entries import Archive, EntryError
 
 NAME = "inspect-ai"
 BINARY = True  # also reads the .eval zip archive (formats.detect lets it see ZIP files)
@@ -56,18 +57,63 @@ def records(path: Path) -> Iterator[Record]:
 
 
 def _eval_zip(path: Path) -> Iterator[Record]:
+    """The samples of an ``.eval`` archive, one entry at a time: a damaged entry (or one past
+    a limit) is one rejected record naming it and why, the others imported; an archive cut
+    short gives its whole entries and one rejected record saying where the cut fell."""
     try:
-        with zipfile.ZipFile(path) as zf:
-            names = zf.namelist()
-            header = json.loads(zf.read("header.json")) if "header.json" in names else \
-                json.loads(zf.read("_journal/start.json"))
-            samples = [json.loads(zf.read(n)) for n in sorted(names, key=_sample_order)
-                       if n.startswith("samples/") and n.endswith(".json")]
-    except (zipfile.BadZipFile, KeyError, OSError, json.JSONDecodeError, RecursionError) as exc:
+        archive = Archive(path)
+        names = archive.names()
+        header = _header(archive, names)
+    except (zipfile.BadZipFile, OSError, EntryError, ValueError, RecursionError) as exc:
         yield Record(1, error=f"not a readable Inspect AI .eval archive ({exc})",
                      text=path.name)
         return
-    yield from _samples(header.get("eval") or {}, samples)
+    line = 0
+    for name in sorted((n for n in names if n.startswith("samples/") and n.endswith(".json")),
+                       key=_sample_order):
+        try:
+            sample = _entry(archive, name)
+        except (EntryError, ValueError, RecursionError) as exc:
+            line += 1
+            yield Record(line, error=f"entry {name}: {exc}", text=name)
+            continue
+        last = line
+        for record in _samples(header.get("eval") or {}, [sample]):
+            record.line += line  # _samples numbers the records of each sample from 1
+            last = record.line
+            yield record
+        line = last
+    if archive.problem:
+        yield Record(line + 1, error=f"the .eval archive is cut short: {archive.problem}",
+                     text=path.name)
+
+
+def _header(archive: Archive, names: list[str]) -> dict:
+    """The run's header: ``header.json`` (written last), else ``_journal/start.json``
+    (written first: an archive cut short, or whose header.json is damaged, still has it)."""
+    why = "it has neither header.json nor _journal/start.json"
+    for name in ("header.json", "_journal/start.json"):
+        if name in names:
+            try:
+                return _entry(archive, name)
+            except (EntryError, ValueError) as exc:
+                why = f"{name}: {exc}"
+    raise EntryError(why)
+
+
+def _entry(archive: Archive, name: str) -> dict:
+    """One entry's JSON object; ValueError (or EntryError) saying why it is none."""
+    try:
+        value = json.loads(archive.read(name))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 text (invalid byte at {exc.start}): not a JSON entry") from exc
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise ValueError("JSON nested too deep for Python's parser") from exc
+    if not isinstance(value, dict):
+        raise EntryError(f"a JSON {type(value).__name__}, not an object")
+    return value
 
 
 def _sample_order(name: str):

@@ -8,8 +8,11 @@ import json
 import re
 from typing import NamedTuple
 
-#: Deepest JSON nesting accepted: far above any real log, far below Python's recursion limit.
-MAX_DEPTH = 512
+from explorer.formats import limits
+
+#: The default deepest JSON nesting accepted (explorer.formats.limits, ``--max-json-depth``):
+#: far above any real log, far below Python's recursion limit.
+MAX_DEPTH = limits.DEFAULTS.max_json_depth
 
 _DECODER = json.JSONDecoder()
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -31,8 +34,9 @@ class Value(NamedTuple):
 
 def depth_error(text: str) -> str | None:
     """Why a line's JSON cannot be read for its nesting, or None."""
-    if text.count("{") + text.count("[") > MAX_DEPTH and too_deep(text):
-        return f"JSON nested deeper than {MAX_DEPTH} levels"
+    depth = limits.current().max_json_depth
+    if text.count("{") + text.count("[") > depth and too_deep(text, depth):
+        return f"JSON nested deeper than {depth} levels, the limit (--max-json-depth)"
     return None
 
 
@@ -61,7 +65,7 @@ def split_values(text: str) -> list[Value]:
         except ValueError as exc:
             value, end, error = None, None, exc
         except RecursionError:
-            value, end, error = None, None, f"JSON nested deeper than {MAX_DEPTH} levels"
+            value, end, error = None, None, "JSON nested too deep for Python's parser"
         if end is not None and (isinstance(value, dict) or _SPACE.match(text, end).end() == len(text)):
             out.append(Value(_bytes(text, pos), text[pos:end], value, None))
             pos = _SPACE.match(text, end).end()

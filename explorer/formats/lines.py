@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
+from explorer.formats import limits
 from explorer.formats.json_values import MAX_DEPTH, Value, depth_error, split_values
 
 __all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Value", "blocks",
-           "depth_error", "is_gzip", "json_lines", "line_error", "lines", "placed_json_lines",
+           "depth_error", "expansion_error", "is_gzip", "json_lines", "line_error", "lines", "placed_json_lines",
            "records_of",
            "split_values", "torn", "truncated", "where"]
 
@@ -35,6 +36,8 @@ __all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Value", "
 BLOCK = 32 * 1024 * 1024
 TORN_TAIL = "torn_tail"
 BOM = b"\xef\xbb\xbf"
+#: How a reason for reading stopped at a limit starts (not a damaged stream).
+STOPPED = "reading stopped at a limit: "
 
 
 
@@ -43,7 +46,8 @@ class Block:
     """Whole lines of a file: ``data`` starts at byte ``offset`` (decompressed) on line
     ``first_line``; ``pos`` is how far the file itself was read; in the final block,
     ``unterminated`` says that the file's last line has no line end and ``cut`` why the file
-    ended early (a truncated or corrupt gzip stream)."""
+    ended early (a truncated or corrupt gzip stream, a limit); ``long``: the block stands
+    for the one line ``first_line``, longer than the limit, and says so."""
 
     data: bytes
     offset: int
@@ -51,6 +55,7 @@ class Block:
     pos: int
     unterminated: bool = False
     cut: str | None = None
+    long: str | None = None
 
 
 class Line(NamedTuple):
@@ -80,14 +85,20 @@ def where(offset: int, gz: bool) -> str:
 
 
 def blocks(path: Path, size: int = BLOCK) -> Iterator[Block]:
-    """The file (gzip or plain) in blocks of whole lines; a damaged gzip stream ends the
-    blocks with ``cut`` set, after everything decompressed before the damage."""
+    """The file (gzip or plain) in blocks of whole lines; a damaged gzip stream, or one that
+    expands past the limits (:mod:`explorer.formats.limits`), ends the blocks with ``cut``
+    set, after everything decompressed before. A line longer than ``max_line_bytes`` is a
+    block of its own with no data and ``long`` set; it is never held in memory whole."""
+    most = limits.current().max_line_bytes
+    size = max(1, min(size, most // 2))  # a line within one read is never past the limit
     with open(path, "rb") as raw:
         gz = raw.read(2) == b"\x1f\x8b"
         raw.seek(0)
         reads = _gunzip(raw, size) if gz else iter(lambda: raw.read(size), b"")
         parts: list[bytes] = []
+        held = 0
         offset, line = 0, 1
+        skipped = -1  # bytes of a line past the limit read so far (-1: none)
         cut = None
         while True:
             try:
@@ -97,21 +108,51 @@ def blocks(path: Path, size: int = BLOCK) -> Iterator[Block]:
                 break
             if not data:
                 break
+            if skipped >= 0:
+                nl = data.find(b"\n")
+                if nl < 0:
+                    skipped += len(data)
+                    continue
+                yield _long(offset, line, raw.tell())
+                offset, line, skipped = offset + skipped + nl + 1, line + 1, -1
+                data = data[nl + 1:]
             end = data.rfind(b"\n") + 1
             if end == 0:
                 parts.append(data)  # a line longer than a block: keep reading
+                held += len(data)
+                if held > most:
+                    parts, held, skipped = [], 0, held
                 continue
+            if parts and held + data.find(b"\n") > most:
+                nl = data.find(b"\n")
+                yield _long(offset, line, raw.tell())
+                offset, line = offset + held + nl + 1, line + 1
+                parts, held, data, end = [], 0, data[nl + 1:], end - nl - 1
             whole = b"".join(parts) + data[:end] if parts else data[:end]
             parts = [data[end:]] if end < len(data) else []
-            yield Block(whole, offset, line, raw.tell())
+            held = len(data) - end
+            if whole:
+                yield Block(whole, offset, line, raw.tell())
             offset += len(whole)
             line += whole.count(b"\n")
+        if skipped >= 0:
+            yield _long(offset, line, raw.tell())
+            offset, line = offset + skipped, line + 1
         rest = b"".join(parts)
+        if rest and cut and cut.startswith(STOPPED):  # its text is not kept: up to a limit's size
+            yield Block(b"", offset, line, raw.tell(),
+                        long=f"{cut}; this line and the rest of the file are not read")
+            rest, cut, offset, line = b"", None, offset + len(rest), line + 1
         yield Block(rest, offset, line, raw.tell(), unterminated=bool(rest), cut=cut)
 
 
+def _long(offset: int, line: int, pos: int) -> Block:
+    return Block(b"", offset, line, pos,
+                 long=limits.past("max_line_bytes", "line longer than"))
+
+
 class _Cut(Exception):
-    """A gzip stream that ends early or is damaged (the message says how)."""
+    """A gzip stream that ends early, is damaged or expands past a limit (the message says)."""
 
 
 def _gunzip(raw, size: int) -> Iterator[bytes]:
@@ -119,7 +160,7 @@ def _gunzip(raw, size: int) -> Iterator[bytes]:
     ``size`` bytes; everything before damage is given before :class:`_Cut` is raised."""
     inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
     out: list[bytes] = []
-    held = 0
+    held = total = 0
     while True:
         data = inflate.unconsumed_tail or raw.read(1024 * 1024)
         if not data:
@@ -136,6 +177,13 @@ def _gunzip(raw, size: int) -> Iterator[bytes]:
             raise _Cut(f"the gzip stream is damaged near byte {raw.tell()} of the file ({exc})") from exc
         out.append(piece)
         held += len(piece)
+        total += len(piece)
+        over = expansion_error(total, raw.tell() - len(inflate.unconsumed_tail))
+        if over:
+            excess = max(0, total - limits.current().max_decompressed_bytes)
+            out[-1] = piece[:len(piece) - excess]  # nothing past the size limit is read
+            yield b"".join(out)
+            raise _Cut(over)
         if inflate.eof:
             rest = inflate.unused_data + raw.read(2)
             if rest[:2] == b"\x1f\x8b":  # the next member of a multi-member file
@@ -150,6 +198,18 @@ def _gunzip(raw, size: int) -> Iterator[bytes]:
             out, held = [], 0
 
 
+def expansion_error(out: int, read: int) -> str | None:
+    """Why reading stops when ``read`` compressed bytes gave ``out`` bytes (past the
+    decompressed-size or ratio limit), or None. Shared by every reader that decompresses."""
+    now = limits.current()
+    if out > now.max_decompressed_bytes:
+        return f"{STOPPED}the text expands past" + limits.past("max_decompressed_bytes", "")
+    if out > now.ratio_floor_bytes and out > now.max_ratio * max(read, 1):
+        return (f"{STOPPED}{out} bytes from {read} compressed bytes, past"
+                + limits.past("max_ratio", "") + " (a decompression bomb?)")
+    return None
+
+
 def lines(path: Path) -> Iterator[Line]:
     """The non-blank lines of a file (gzip or plain), with their numbers and offsets.
 
@@ -158,6 +218,9 @@ def lines(path: Path) -> Iterator[Line]:
     gz = is_gzip(path)
     number = 0
     for block in blocks(path):
+        if block.long:
+            yield Line(block.first_line, block.offset, b"", block.long, None)
+            continue
         data = block.data.removeprefix(BOM) if block.offset == 0 else block.data
         offset = block.offset + len(block.data) - len(data)
         pieces = data.split(b"\n")
@@ -179,6 +242,8 @@ def lines(path: Path) -> Iterator[Line]:
 
 def truncated(cut: str, offset: int) -> str:
     """The reason for a gzip stream that ends early between two lines."""
+    if cut.startswith(STOPPED):
+        return f"{cut}, after {offset} bytes of text that end with a whole line"
     return (f"truncated gzip: {cut}, after {offset} bytes of text that end with a whole line; "
             "every line before was read")
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import zlib
 
-#: The most a compressed body may expand to (a recorded reply is kilobytes; a bomb is not).
-MAX_INFLATED = 64 * 1024 * 1024
+from explorer.formats import limits
+
 
 
 def recorded_body(body: str | bytes) -> dict | None:
@@ -38,10 +38,10 @@ def recorded_body(body: str | bytes) -> dict | None:
 def _gunzip(data: bytes) -> bytes | None:
     inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
     try:
-        out = inflate.decompress(data, MAX_INFLATED)
+        out = inflate.decompress(data, limits.current().max_line_bytes)
     except zlib.error:
         return None
-    return out if not inflate.unconsumed_tail else None   # past the bound: not a reply
+    return out if not inflate.unconsumed_tail else None   # past --max-line-bytes: not a reply
 
 
 def _events(text: str) -> list[dict]:

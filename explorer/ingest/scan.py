@@ -15,7 +15,7 @@ import pyarrow as pa
 
 import queries
 from explorer.formats import LogFileError
-from explorer.formats.lines import MAX_DEPTH
+from explorer.formats import limits
 from explorer.formats.reader import FileScan, Lines, Rows, Scan, missing_columns
 from explorer.model import CANONICAL_COLUMNS
 from explorer.store.db import Db
@@ -83,7 +83,8 @@ def _checked_lines(db: Db, first_row: int, lines: Lines) -> Lines:
     register_lines(db, first_row, lines)
     if lines.salvage is None:
         return lines
-    suspect = {row - first_row: valid for row, valid in db.run("suspect_lines", depth=MAX_DEPTH)}
+    depth = limits.current().max_json_depth
+    suspect = {row - first_row: valid for row, valid in db.run("suspect_lines", depth=depth)}
     if not suspect:
         return lines
     lines = lines.salvage(suspect)
