@@ -6,6 +6,9 @@ tried, in order, are :data:`explorer.formats.registry.READERS`.
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +36,52 @@ class LogFileError(Exception):
         super().__init__(f"{path}: {reason}")
         self.path = str(path)
         self.reason = reason
+
+
+def shown_path(path: str | os.PathLike) -> str:
+    """The path as text that can be printed and stored: a file name that is not UTF-8 keeps
+    its odd bytes as escapes (``\\xff.jsonl``)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def check_name(path: Path) -> None:
+    """Refuse a file whose name is not UTF-8: DuckDB stores paths as UTF-8 text only."""
+    if shown_path(path) != str(path):
+        raise LogFileError(shown_path(path), "the file name is not valid UTF-8; rename the "
+                                             "file to import it")
+
+
+def check_regular(path: Path) -> os.stat_result:
+    """The file's status, or :class:`LogFileError` saying why it is not a file to read
+    (missing, a loop of symbolic links, not permitted, a folder, a FIFO or device)."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise LogFileError(path, _stat_reason(path, exc)) from exc
+    if stat.S_ISDIR(st.st_mode):
+        raise LogFileError(path, "is a folder, not a log file")
+    if not stat.S_ISREG(st.st_mode):
+        # Not opened: reading a FIFO would wait for a writer, /dev/zero never ends.
+        raise LogFileError(path, f"not a regular file ({_kind(st.st_mode)}); not read")
+    return st
+
+
+def _stat_reason(path: Path, exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "a symbolic link loop (the link leads back to itself)"
+    if exc.errno == errno.ENOENT:
+        return ("a symbolic link to a missing file" if path.is_symlink() else "no such file")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    return f"cannot be read ({exc.strerror or exc})"
+
+
+def _kind(mode: int) -> str:
+    for test, what in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a file"
 
 
 def read_head(path: Path) -> bytes:
@@ -63,13 +112,12 @@ def detect(path: Path) -> Reader:
     """The reader module for ``path``, or :class:`LogFileError` saying why there is none."""
     from explorer.formats.registry import READERS  # the readers import this package
 
-    if not path.exists():
-        raise LogFileError(path, "no such file")
-    if path.is_dir():
-        raise LogFileError(path, "is a folder, not a log file")
-    if path.stat().st_size == 0:
+    if check_regular(path).st_size == 0:
         raise LogFileError(path, "the file is empty")
-    head = read_head(path)
+    try:
+        head = read_head(path)
+    except OSError as exc:
+        raise LogFileError(path, _stat_reason(path, exc)) from exc
     magic = next((what for m, what in _BINARY_MAGIC.items() if head.startswith(m)), None)
     for reader in READERS:
         if (magic is None or reader.BINARY) and _matches(reader, path, head):
