@@ -183,8 +183,8 @@ def test_a_file_that_may_not_be_read_is_named(tmp_path):
     locked.chmod(0)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([*_unprivileged(), sys.executable, "-m", "explorer", "audit", "--json",
-                           str(locked), str(GEMINI)], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=120)
+                           str(locked), str(GEMINI)], check=False, capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
     assert done.returncode == 2, done.stderr
     doc = json.loads(done.stdout)
     assert doc["failed"] == [{"path": str(locked), "reason": "permission denied"}]

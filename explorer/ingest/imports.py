@@ -192,7 +192,7 @@ def _typed_rows(store: Db, path: Path, reader: Reader,
     chunks), whether any row can have event details, and whether it is read directly.
 
     The one place the file's reader runs (and its records are staged): whatever it raises
-    but a stop is the file's failure, said with the reader, the place and the exception
+    but a stop (or DuckDB's memory bound) is the file's failure, said with the reader, the place and the exception
     (:class:`LogFileError`); the file's scratch tables are dropped by the caller and its
     transaction has not begun, so nothing of it stays, and the next file goes on."""
     place = _Place()
@@ -204,8 +204,8 @@ def _typed_rows(store: Db, path: Path, reader: Reader,
                 return {"typed": _typed_sql(chunk)}, chunk.may_have_details(), True
             steps.check()
             store.run("insert_parsed", {"typed": _typed_sql(chunk)}, **chunk.params)
-    except (LogFileError, Cancelled, duckdb.InterruptException):
-        raise
+    except (LogFileError, Cancelled, duckdb.InterruptException, duckdb.OutOfMemoryException):
+        raise   # said already, a stop, or past DuckDB's bound (_import_bounded retries)
     except Exception as exc:
         raise LogFileError(path, f"the {reader.NAME} reader failed{place}: "
                                  f"{type(exc).__name__}: {str(exc)[:300]}") from exc
