@@ -128,6 +128,28 @@ def test_the_window_goes_on_and_names_the_failed_file(qtbot, crashing_codex, exp
     assert str(CODEX) in dialog.errors.toPlainText()
 
 
+def test_a_reopened_database_names_its_failed_file(qtbot, tmp_path, crashing_codex):
+    """The window on a --db whose earlier import failed on a file says so, and its Import
+    again button imports the file (its reader mended meanwhile)."""
+    from widgets.app import make_window
+    db = tmp_path / "kept.duckdb"
+    store = Store(db)
+    assert [e.path for e in import_paths(store, BATCH).errors] == [str(CODEX)]
+    store.close()
+    crashing_codex.undo()
+    window = make_window([], db=str(db))
+    qtbot.addWidget(window)
+    text = window.unfinished_box.text()
+    assert f"{CODEX}: an earlier import failed (the codex-cli reader failed" in text
+    again = next(b for b in window.unfinished_box.buttons() if b.text() == "Import again")
+    with qtbot.waitSignal(window.import_ended, timeout=WAIT) as ended:
+        again.click()
+    assert ended.args == ["finished"]
+    assert [f.path for f in window.last_report.files] == [str(CODEX)]
+    from explorer.store import durability
+    assert durability.failed_imports(window.store) == []
+
+
 def test_odd_files_are_named_and_not_read(store, tmp_path):
     fifo = tmp_path / "fifo.jsonl"
     os.mkfifo(fifo)
