@@ -150,6 +150,20 @@ def test_a_reopened_database_names_its_failed_file(qtbot, tmp_path, crashing_cod
     assert durability.failed_imports(window.store) == []
 
 
+def test_a_sniffer_that_crashes_leaves_the_file_to_the_next_reader(store, monkeypatch,
+                                                                  write_lines):
+    """A reader whose ``matches`` fails on the file's first bytes does not take the file (as
+    for a head nested too deep): the readers after it may read it."""
+    def matches(path, head):
+        raise TypeError("unhashable type: 'list'")
+    monkeypatch.setattr(codex_cli, "matches", matches)
+    path = write_lines("plain.jsonl", json.dumps({"session_id": "s", "kind": "USER",
+                                                  "chars": 5}))
+    report = import_paths(store, [path, CLAUDE])
+    assert not report.errors
+    assert (report.files[0].format, report.files[0].events) == ("canonical-jsonl", 1)
+
+
 def test_odd_files_are_named_and_not_read(store, tmp_path):
     fifo = tmp_path / "fifo.jsonl"
     os.mkfifo(fifo)

@@ -7,6 +7,7 @@ tried, in order, are :data:`explorer.formats.registry.READERS`.
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import stat
 import zlib
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from explorer.formats.reader import Reader
 
+_log = logging.getLogger(__name__)
 _HEAD = 64 * 1024
 _BINARY_MAGIC = {
     b"\x89PNG": "a PNG image",
@@ -135,8 +137,12 @@ def detect(path: Path) -> Reader:
 
 def _matches(reader: Reader, path: Path, head: bytes) -> bool:
     """Whether ``reader`` takes the file; a head nested too deep for Python's json to
-    sniff (RecursionError) is not taken by that reader."""
+    sniff (RecursionError), or one its sniffer fails on (a value of a type it did not
+    expect: a bug, logged), is not taken by that reader: the next reader may read it."""
     try:
         return reader.matches(path, head)
     except RecursionError:
+        return False
+    except Exception:   # noqa: BLE001 - any sniffer's bug: logged, the file goes on
+        _log.info("%s: the %s reader's sniffer failed", path, reader.NAME, exc_info=True)
         return False

@@ -7,6 +7,7 @@ hooks, so the CLI, the tests and the desktop app's worker all call the same code
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -27,6 +28,8 @@ from explorer.store.db import Db, Store, bounded_memory, bump_data_version
 from explorer.store.transaction import transaction
 from explorer.tokens import counts as token_counts
 from explorer.tokens.estimate import NON_CJK_RE2
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["ACCOUNT_KEYS", "FileReport", "ImportReport", "import_file",
            "import_paths", "open_database"]
@@ -207,6 +210,7 @@ def _typed_rows(store: Db, path: Path, reader: Reader,
     except (LogFileError, Cancelled, duckdb.InterruptException, duckdb.OutOfMemoryException):
         raise   # said already, a stop, or past DuckDB's bound (_import_bounded retries)
     except Exception as exc:
+        _log.info("%s: the %s reader failed%s", path, reader.NAME, place, exc_info=True)
         raise LogFileError(path, f"the {reader.NAME} reader failed{place}: "
                                  f"{type(exc).__name__}: {str(exc)[:300]}") from exc
     _explain_json_errors(store)
@@ -217,16 +221,20 @@ class _Place:
     """Where a reader got to: the last record it gave (its number from 1, and its line)."""
 
     def __init__(self) -> None:
+        self.followed = False   # a scan reader's rows are not followed
         self.record = 0
         self.line: int | None = None
 
     def follow(self, records: Iterable) -> Iterator:
+        self.followed = True
         for record in records:
             self.record += 1
             self.line = record.line
             yield record
 
     def __str__(self) -> str:
+        if not self.followed:
+            return ""
         if not self.record:
             return " before its first record"
         line = f", line {self.line}" if self.line else ""

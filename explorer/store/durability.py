@@ -65,9 +65,15 @@ def importing(db: Db, path: str | os.PathLike) -> Iterator[None]:
 
 def record_failure(db: Db, path: str | os.PathLike, reason: str) -> None:
     """Remember (committed) that the import of ``path`` failed and why; called after
-    :func:`importing` ended, with no transaction open."""
-    db.run("create_import_failures")
-    db.run("import_failed", path=import_key(path), reason=reason)
+    :func:`importing` ended, with no transaction open. A database that cannot take the
+    record (its disk full) does not stop the batch: the failure is still told now."""
+    try:
+        db.run("create_import_failures")
+        db.run("import_failed", path=import_key(path), reason=reason)
+    except duckdb.InterruptException:
+        raise
+    except duckdb.Error:
+        pass
 
 
 def failed_imports(db: Db) -> list[tuple[str, str]]:
