@@ -59,7 +59,7 @@ def check_regular(path: Path) -> os.stat_result:
     try:
         st = path.stat()
     except OSError as exc:
-        raise LogFileError(path, _stat_reason(path, exc)) from exc
+        raise LogFileError(path, os_reason(path, exc)) from exc
     if stat.S_ISDIR(st.st_mode):
         raise LogFileError(path, "is a folder, not a log file")
     if not stat.S_ISREG(st.st_mode):
@@ -68,7 +68,8 @@ def check_regular(path: Path) -> os.stat_result:
     return st
 
 
-def _stat_reason(path: Path, exc: OSError) -> str:
+def os_reason(path: Path, exc: OSError) -> str:
+    """Why the system would not let ``path`` be read, in words."""
     if exc.errno == errno.ELOOP:
         return "a symbolic link loop (the link leads back to itself)"
     if exc.errno == errno.ENOENT:
@@ -119,7 +120,7 @@ def detect(path: Path) -> Reader:
     try:
         head = read_head(path)
     except OSError as exc:
-        raise LogFileError(path, _stat_reason(path, exc)) from exc
+        raise LogFileError(path, os_reason(path, exc)) from exc
     magic = next((what for m, what in _BINARY_MAGIC.items() if head.startswith(m)), None)
     for reader in READERS:
         if (magic is None or reader.BINARY) and _matches(reader, path, head):

@@ -85,9 +85,12 @@ def import_file(
     not read again (its report is the stored one, marked ``unchanged``)."""
     path = Path(os.path.abspath(path))
     reader = formats.detect(path)
-    size = path.stat().st_size   # now: a file deleted while it is read has no size later
     steps = Steps(path, progress, should_stop)
-    digest = steps.file_hash()
+    try:
+        size = path.stat().st_size   # now: a file deleted while it is read has no size later
+        digest = steps.file_hash()
+    except OSError as exc:   # gone or locked since detect looked at it
+        raise LogFileError(path, formats.os_reason(path, exc)) from exc
     earlier = store.frame("file_by_path", path=str(path)).to_dicts()
     if earlier and earlier[0]["sha256"] == digest and earlier[0]["status"] == "complete":
         return stored_report(earlier[0])
@@ -195,9 +198,10 @@ def _typed_rows(store: Db, path: Path, reader: Reader,
     chunks), whether any row can have event details, and whether it is read directly.
 
     The one place the file's reader runs (and its records are staged): whatever it raises
-    but a stop (or DuckDB's memory bound) is the file's failure, said with the reader, the place and the exception
-    (:class:`LogFileError`); the file's scratch tables are dropped by the caller and its
-    transaction has not begun, so nothing of it stays, and the next file goes on."""
+    but a stop (or DuckDB's memory bound) is the file's failure, said with the reader, the
+    place and the exception (:class:`LogFileError`); the file's scratch tables are dropped by
+    the caller and its transaction has not begun, so nothing of it stays, and the next file
+    goes on."""
     place = _Place()
     try:
         chunks = _chunks(store, path, reader, steps, place)
