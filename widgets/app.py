@@ -11,8 +11,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from explorer.model import Order
+from explorer.store import durability
 from explorer.store.db import Store, StoreError
-from explorer.store.durability import unfinished_message
 from explorer.text_escape import visible
 from widgets.gui_gc import collect_on_gui_thread
 from widgets.main_window import MainWindow
@@ -57,22 +57,28 @@ def make_window(paths: list[str], db: str | None = None, order: Order | None = O
             window.recent.add_database(db)
     # A database of an older schema is rebuilt from the files it was made from.
     sources = list(dict.fromkeys([*store.rebuild_sources, *map(str, paths)]))
+    # Read before the import below starts (it writes from a worker thread).
+    unfinished = [(p, durability.unfinished_message(p)) for p in store.unfinished
+                  if p not in sources]
+    unfinished += [(p, f"{visible(p)}: {durability.failed_message(reason)}")
+                   for p, reason in durability.failed_imports(store) if p not in sources]
     if sources:
         window.import_paths(sources)
     else:
         window.refresh_audit()
-    unfinished = [p for p in store.unfinished if p not in sources]
     if unfinished:
         window.unfinished_box = _unfinished_box(window, unfinished)
     return window
 
 
-def _unfinished_box(window: MainWindow, paths: list[str]) -> QMessageBox:
-    """Say which files an earlier import did not finish (the process stopped), and offer to
-    import them again (explorer.store.durability); not modal."""
+def _unfinished_box(window: MainWindow, files: list[tuple[str, str]]) -> QMessageBox:
+    """Say which files an earlier import did not finish (the process stopped) or failed on,
+    each (path, message), and offer to import them again (explorer.store.durability); not
+    modal."""
+    paths = [path for path, _ in files]
     box = QMessageBox(QMessageBox.Icon.Warning, APP_NAME, "", parent=window)
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText("\n".join(unfinished_message(p) for p in paths))
+    box.setText("\n".join(message for _, message in files))
     again = box.addButton("Import again", QMessageBox.ButtonRole.AcceptRole)
     again.clicked.connect(lambda: window.import_paths(list(paths)))
     box.addButton(QMessageBox.StandardButton.Close)

@@ -40,6 +40,10 @@ def run_audit(args: argparse.Namespace) -> int:
     # A file an earlier, killed import was reading (and not given again now) is missing.
     errors.extend(LogFileError(p, "did not finish importing (the process stopped); import it "
                                   "again") for p in durability.unfinished_imports(store))
+    # A file whose earlier import failed (and not given again now) is missing too.
+    failed_now = {durability.import_key(exc.path) for exc in errors}
+    errors.extend(LogFileError(p, durability.failed_message(reason))
+                  for p, reason in durability.failed_imports(store) if p not in failed_now)
     order = Order(args.order)
     if errors and not report.files and not args.db:
         for exc in errors:
@@ -50,7 +54,7 @@ def run_audit(args: argparse.Namespace) -> int:
     else:
         counts = _counts(store, order, settings, cached=bool(args.db))
         files = store.frame("list_files").to_dicts()
-        _print_counts(counts, files, order, args.json)
+        _print_counts(counts, files, order, args.json, errors)
     rejected = sum(f["rejected"] for f in store.frame("list_files").to_dicts())
     for exc in errors:
         messages.error("audit", exc)
@@ -61,8 +65,10 @@ def run_audit(args: argparse.Namespace) -> int:
     return 0
 
 
-def counts_document(counts: dict, files: list[dict], order: Order) -> dict:
-    """The ``audit --json`` object: AUDITS.md's counts, then rejected, order and input files."""
+def counts_document(counts: dict, files: list[dict], order: Order,
+                    errors: list[LogFileError] = ()) -> dict:
+    """The ``audit --json`` object: AUDITS.md's counts, then rejected, order, input files,
+    and the files that failed (now, in an earlier import, or stopped)."""
     doc = dict(counts)
     doc["rejected"] = sum(f["rejected"] for f in files)
     doc["order"] = order.value
@@ -70,11 +76,13 @@ def counts_document(counts: dict, files: list[dict], order: Order) -> dict:
                      "skipped_by_reason": json.loads(f["skipped_by_reason"] or "{}")}
                     for f in files]
     doc["input"] = {k: sum(f[k] for f in files) for k in _INPUT_KEYS}
+    doc["failed"] = [{"path": exc.path, "reason": exc.reason} for exc in errors]
     return doc
 
 
-def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool) -> None:
-    doc = counts_document(counts, files, order)
+def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool,
+                  errors: list[LogFileError]) -> None:
+    doc = counts_document(counts, files, order, errors)
     if as_json:
         print(json.dumps(doc))
         return

@@ -151,6 +151,27 @@ def _gui_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _dispatch(argv)
+    except BrokenPipeError:
+        return _closed_pipe()
+
+
+def _closed_pipe() -> int:
+    """The reader of our output went away (``audit --findings | head -1``): stop quietly, as
+    Unix tools do. What stdout still buffers goes to devnull, so that flushing it at exit
+    does not fail again (Python's advice on SIGPIPE)."""
+    try:
+        out = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):   # not a file (a test's capture)
+        return 141
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, out)
+    os.close(devnull)
+    return 141   # 128 + SIGPIPE, the status of a tool the signal stopped
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and (argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help")):
         args = build_parser().parse_args(_hide_demo(argv))

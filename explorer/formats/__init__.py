@@ -6,6 +6,10 @@ tried, in order, are :data:`explorer.formats.registry.READERS`.
 
 from __future__ import annotations
 
+import errno
+import logging
+import os
+import stat
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +19,7 @@ from explorer.text_escape import visible
 if TYPE_CHECKING:
     from explorer.formats.reader import Reader
 
+_log = logging.getLogger(__name__)
 _HEAD = 64 * 1024
 _BINARY_MAGIC = {
     b"\x89PNG": "a PNG image",
@@ -37,6 +42,53 @@ class LogFileError(Exception):
         super().__init__(visible(f"{path}: {reason}"))
         self.path = str(path)
         self.reason = reason
+
+
+def shown_path(path: str | os.PathLike) -> str:
+    """The path as text that can be printed and stored: a file name that is not UTF-8 keeps
+    its odd bytes as escapes (``\\xff.jsonl``)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def check_name(path: Path) -> None:
+    """Refuse a file whose name is not UTF-8: DuckDB stores paths as UTF-8 text only."""
+    if shown_path(path) != str(path):
+        raise LogFileError(shown_path(path), "the file name is not valid UTF-8; rename the "
+                                             "file to import it")
+
+
+def check_regular(path: Path) -> os.stat_result:
+    """The file's status, or :class:`LogFileError` saying why it is not a file to read
+    (missing, a loop of symbolic links, not permitted, a folder, a FIFO or device)."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise LogFileError(path, os_reason(path, exc)) from exc
+    if stat.S_ISDIR(st.st_mode):
+        raise LogFileError(path, "is a folder, not a log file")
+    if not stat.S_ISREG(st.st_mode):
+        # Not opened: reading a FIFO would wait for a writer, /dev/zero never ends.
+        raise LogFileError(path, f"not a regular file ({_kind(st.st_mode)}); not read")
+    return st
+
+
+def os_reason(path: Path, exc: OSError) -> str:
+    """Why the system would not let ``path`` be read, in words."""
+    if exc.errno == errno.ELOOP:
+        return "a symbolic link loop (the link leads back to itself)"
+    if exc.errno == errno.ENOENT:
+        return ("a symbolic link to a missing file" if path.is_symlink() else "no such file")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    return f"cannot be read ({exc.strerror or exc})"
+
+
+def _kind(mode: int) -> str:
+    for test, what in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a file"
 
 
 def read_head(path: Path) -> bytes:
@@ -67,13 +119,12 @@ def detect(path: Path) -> Reader:
     """The reader module for ``path``, or :class:`LogFileError` saying why there is none."""
     from explorer.formats.registry import READERS  # the readers import this package
 
-    if not path.exists():
-        raise LogFileError(path, "no such file")
-    if path.is_dir():
-        raise LogFileError(path, "is a folder, not a log file")
-    if path.stat().st_size == 0:
+    if check_regular(path).st_size == 0:
         raise LogFileError(path, "the file is empty")
-    head = read_head(path)
+    try:
+        head = read_head(path)
+    except OSError as exc:
+        raise LogFileError(path, os_reason(path, exc)) from exc
     magic = next((what for m, what in _BINARY_MAGIC.items() if head.startswith(m)), None)
     if magic is None and is_utf16(head):
         raise LogFileError(path, "UTF-16 text: convert it to UTF-8 (for example "
@@ -106,8 +157,12 @@ def is_utf16(head: bytes) -> bool:
 
 def _matches(reader: Reader, path: Path, head: bytes) -> bool:
     """Whether ``reader`` takes the file; a head nested too deep for Python's json to
-    sniff (RecursionError) is not taken by that reader."""
+    sniff (RecursionError), or one its sniffer fails on (a value of a type it did not
+    expect: a bug, logged), is not taken by that reader: the next reader may read it."""
     try:
         return reader.matches(path, head)
     except RecursionError:
+        return False
+    except Exception:   # noqa: BLE001 - any sniffer's bug: logged, the file goes on
+        _log.info("%s: the %s reader's sniffer failed", path, reader.NAME, exc_info=True)
         return False

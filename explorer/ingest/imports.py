@@ -7,6 +7,7 @@ hooks, so the CLI, the tests and the desktop app's worker all call the same code
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -22,12 +23,14 @@ from explorer.ingest import coerce, staging
 from explorer.ingest.report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
 from explorer.ingest.scan import Chunk, scanned
 from explorer.ingest.steps import DEDUPLICATED, DETAILED, INSERTED, REJECTED, STAGED, Steps
-from explorer.jobs import ProgressHook, StopHook
+from explorer.jobs import Cancelled, ProgressHook, StopHook
 from explorer.store import durability
 from explorer.store.db import Db, Store, bounded_memory, bump_data_version
 from explorer.store.transaction import transaction
 from explorer.tokens import counts as token_counts
 from explorer.tokens.estimate import NON_CJK_RE2
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["ACCOUNT_KEYS", "FileReport", "ImportReport", "import_file",
            "import_paths", "open_database"]
@@ -50,12 +53,14 @@ def import_paths(
             if progress:
                 progress(index * 1000 + (1000 * done // max(total, 1)), 1000 * len(paths))
         try:
+            formats.check_name(path)
             # Recorded (committed) while the file's transaction runs: a process killed in
             # it leaves the file named for the next open (explorer.store.durability).
             with durability.importing(store, path):
                 report.files.append(_import_bounded(store, path, file_progress, should_stop))
         except LogFileError as exc:
             report.errors.append(exc)
+            durability.record_failure(store, exc.path, exc.reason)
     if progress:
         progress(1000 * len(paths), 1000 * len(paths))
     return report
@@ -82,7 +87,11 @@ def import_file(
     path = Path(os.path.abspath(path))
     reader = formats.detect(path)
     steps = Steps(path, progress, should_stop)
-    digest = steps.file_hash()
+    try:
+        size = path.stat().st_size   # now: a file deleted while it is read has no size later
+        digest = steps.file_hash()
+    except OSError as exc:   # gone or locked since detect looked at it
+        raise LogFileError(path, formats.os_reason(path, exc)) from exc
     earlier = store.frame("file_by_path", path=str(path)).to_dicts()
     if earlier and earlier[0]["sha256"] == digest and earlier[0]["status"] == "complete":
         return stored_report(earlier[0])
@@ -92,15 +101,16 @@ def import_file(
         # next, so a file of any size stages in bounded memory.
         store.run("create_record_rows")   # filled by agent-format readers (staging.stage)
         staged = _typed_rows(store, path, reader, steps)
-        return _commit(store, path, reader, digest, steps, earlier, staged)
+        return _commit(store, path, reader, (digest, size), steps, earlier, staged)
     finally:
         for temp in ("parsed", "cand", "dups", "record_rows"):
             store.con.execute(f"DROP TABLE IF EXISTS {temp}").fetchall()  # our scratch tables
 
 
-def _commit(store: Db, path: Path, reader: Reader, digest: str, steps: Steps,
+def _commit(store: Db, path: Path, reader: Reader, digest: tuple[str, int], steps: Steps,
             earlier: list[dict], staged: tuple[dict[str, str], bool, bool]) -> FileReport:
-    """The file's transaction: forget what an earlier version gave, load what was staged."""
+    """The file's transaction: forget what an earlier version gave, load what was staged.
+    ``digest``: the file's SHA-256 and size, as read before staging."""
     with transaction(store.con):
         for file_id in (row["file_id"] for row in earlier):
             for table in ("event_details", "events", "rejected", "duplicates", "files"):
@@ -123,7 +133,7 @@ def _commit(store: Db, path: Path, reader: Reader, digest: str, steps: Steps,
     return report
 
 
-def _load(store: Db, path: Path, reader: Reader, digest: str, steps: Steps,
+def _load(store: Db, path: Path, reader: Reader, digest: tuple[str, int], steps: Steps,
           typed: dict[str, str], details: bool) -> FileReport:
     ids = store.one("next_ids")
     file_id = ids["file_id"]
@@ -156,8 +166,8 @@ def _load(store: Db, path: Path, reader: Reader, digest: str, steps: Steps,
         report.imported = counts["events"]
         report.duplicates = counts["duplicates"]
         report.rejected = seq["records"] - counts["events"] - counts["duplicates"]
-    store.run("insert_file", file_id=file_id, path=str(path), sha256=digest,
-              size=path.stat().st_size, format=reader.NAME, records=report.records,
+    store.run("insert_file", file_id=file_id, path=str(path), sha256=digest[0],
+              size=digest[1], format=reader.NAME, records=report.records,
               imported=report.imported, skipped=report.skipped, rejected=report.rejected,
               duplicates=report.duplicates, events=report.events,
               skipped_by_reason=json.dumps(report.skipped_by_reason, ensure_ascii=False),
@@ -189,23 +199,62 @@ def _drop_copies(store: Db, typed: dict[str, str], file_id: int, has_earlier: bo
 def _typed_rows(store: Db, path: Path, reader: Reader,
                 steps: Steps) -> tuple[dict[str, str], bool, bool]:
     """The TYPED fragment (typed rows of the whole file, read directly or staged in
-    chunks), whether any row can have event details, and whether it is read directly."""
-    chunks = _chunks(store, path, reader, steps)
-    store.run("create_parsed")
-    for chunk in chunks:
-        if chunk.direct:   # the file's only chunk
-            return {"typed": _typed_sql(chunk)}, chunk.may_have_details(), True
-        steps.check()
-        store.run("insert_parsed", {"typed": _typed_sql(chunk)}, **chunk.params)
+    chunks), whether any row can have event details, and whether it is read directly.
+
+    The one place the file's reader runs (and its records are staged): whatever it raises
+    but a stop (or DuckDB's memory bound) is the file's failure, said with the reader, the
+    place and the exception (:class:`LogFileError`); the file's scratch tables are dropped by
+    the caller and its transaction has not begun, so nothing of it stays, and the next file
+    goes on."""
+    place = _Place()
+    try:
+        chunks = _chunks(store, path, reader, steps, place)
+        store.run("create_parsed")
+        for chunk in chunks:
+            if chunk.direct:   # the file's only chunk
+                return {"typed": _typed_sql(chunk)}, chunk.may_have_details(), True
+            steps.check()
+            store.run("insert_parsed", {"typed": _typed_sql(chunk)}, **chunk.params)
+    except (LogFileError, Cancelled, duckdb.InterruptException, duckdb.OutOfMemoryException):
+        raise   # said already, a stop, or past DuckDB's bound (_import_bounded retries)
+    except Exception as exc:
+        _log.info("%s: the %s reader failed%s", path, reader.NAME, place, exc_info=True)
+        raise LogFileError(path, f"the {reader.NAME} reader failed{place}: "
+                                 f"{type(exc).__name__}: {str(exc)[:300]}") from exc
     _explain_json_errors(store)
     return {"typed": "SELECT * FROM parsed"}, True, False
 
 
-def _chunks(store: Db, path: Path, reader: Reader, steps: Steps) -> Iterator[Chunk]:
+class _Place:
+    """Where a reader got to: the last record it gave (its number from 1, and its line)."""
+
+    def __init__(self) -> None:
+        self.followed = False   # a scan reader's rows are not followed
+        self.record = 0
+        self.line: int | None = None
+
+    def follow(self, records: Iterable) -> Iterator:
+        self.followed = True
+        for record in records:
+            self.record += 1
+            self.line = record.line
+            yield record
+
+    def __str__(self) -> str:
+        if not self.followed:
+            return ""
+        if not self.record:
+            return " before its first record"
+        line = f", line {self.line}" if self.line else ""
+        return f" after record {self.record:,}{line}"
+
+
+def _chunks(store: Db, path: Path, reader: Reader, steps: Steps,
+            place: _Place) -> Iterator[Chunk]:
     """The file's chunks: as its reader describes the scan, or its records staged."""
     if reader.KIND == "scan":
         return scanned(store, reader.scan(path, steps.hook(STAGED)))
-    return staging.stage(store, reader.records(path), steps.hook(STAGED))
+    return staging.stage(store, place.follow(reader.records(path)), steps.hook(STAGED))
 
 
 def _typed_sql(chunk: Chunk) -> str:

@@ -12,6 +12,11 @@ skipped as unchanged. A record still there when the database is opened again, wi
 The files row of the import is what says it committed (it is written in the file's own
 transaction), so a process stopped between the COMMIT and the forgetting still reads as
 finished.
+
+An import that *failed* (its reader crashed, the file could not be read) rolled back too, and
+its process goes on to the next file: :func:`record_failure` keeps the file and the reason (in
+the table ``import_failures``, made by :func:`importing` in any database that lacks it) until
+the file imports, so a later ``audit --db`` names it (:func:`failed_imports`).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ def importing(db: Db, path: str | os.PathLike) -> Iterator[None]:
     that ``path`` is being imported; on exit forget it. ``db`` must have no transaction
     open on entry (the record has to be committed before the file's transaction starts)."""
     key = import_key(path)
+    db.run("create_import_failures")   # a database made before failures were kept
     db.run("import_started", path=key, pid=os.getpid())
     try:
         yield
@@ -56,6 +62,27 @@ def importing(db: Db, path: str | os.PathLike) -> Iterator[None]:
             pass
         raise
     db.run("import_ended", path=key)
+    db.run("forget_import_failure", path=key)
+
+
+def record_failure(db: Db, path: str | os.PathLike, reason: str) -> None:
+    """Remember (committed) that the import of ``path`` failed and why; called after
+    :func:`importing` ended, with no transaction open. A database that cannot take the
+    record (its disk full) does not stop the batch: the failure is still told now."""
+    try:
+        db.run("create_import_failures")
+        db.run("import_failed", path=import_key(path), reason=reason)
+    except duckdb.InterruptException:
+        raise
+    except duckdb.Error:
+        pass
+
+
+def failed_imports(db: Db) -> list[tuple[str, str]]:
+    """(path, reason) of the files whose last import failed and that have not imported
+    since, oldest first."""
+    db.run("create_import_failures")
+    return [(row[0], row[1]) for row in db.run("failed_imports")]
 
 
 def mark_started(db: Db, paths: list[str]) -> None:
@@ -83,3 +110,8 @@ def forget_unfinished(db: Db, path: str | os.PathLike) -> None:
 def unfinished_message(path: str) -> str:
     """What to tell the user about a file whose import did not finish."""
     return f"{visible(path)} did not finish importing (the process stopped); import it again"
+
+
+def failed_message(reason: str) -> str:
+    """What to tell the user about a file whose earlier import failed (after its path)."""
+    return f"an earlier import failed ({reason}); fix the file and import it again"
