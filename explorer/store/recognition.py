@@ -19,6 +19,8 @@ _V1 = frozenset({"meta", "files", "events", "rejected", "duplicates", "conflicts
 SCHEMA_TABLES: tuple[frozenset[str], ...] = (
     _V1, _V1 | {"event_details"}, _V1 | {"event_details", "imports_in_progress"},
 )
+#: Made in any database that lacks it, whatever its schema (explorer.store.durability).
+OPTIONAL_TABLES = frozenset({"import_failures"})
 #: Derived tables cached beside them (explorer.audits.cache: audit_<order>,
 #: explorer.audits.findings_cache: findings_<order>, explorer.tokens.counts: tokens_<name>).
 CACHE_PREFIXES = ("audit_", "findings_", "tokens_")
@@ -31,6 +33,7 @@ def table_names(rows: list[tuple[str, str]]) -> set[str]:
 
 def is_earlier_schema(tables: set[str]) -> bool:
     """Whether ``tables`` are exactly those of one of Turnscope's schemas, with its caches."""
+    tables = tables - OPTIONAL_TABLES
     core = {t for t in tables if not t.startswith(CACHE_PREFIXES)}
     return core in SCHEMA_TABLES and (core == tables or core != _V1)   # caches came in schema 2
 
