@@ -239,3 +239,13 @@ def test_a_closed_output_pipe_stops_quietly():
     err = child.stderr.read().decode()
     assert child.wait(timeout=120) == 141
     assert err == ""
+
+
+def test_a_path_naming_no_file_is_said_once_not_remembered(tmp_path, capsys):
+    """A typo is said when given, but a later `audit --db` does not fail for it: there is no
+    file to fix and import again (a file that exists and fails is remembered, above)."""
+    db, typo = str(tmp_path / "c.duckdb"), tmp_path / "no-such.jsonl"
+    assert main(["audit", "--db", db, str(typo)]) != 0
+    assert str(typo) in capsys.readouterr().err
+    assert main(["audit", "--json", "--db", db]) == 0
+    assert json.loads(capsys.readouterr().out)["failed"] == []

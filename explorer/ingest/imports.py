@@ -60,7 +60,10 @@ def import_paths(
                 report.files.append(_import_bounded(store, path, file_progress, should_stop))
         except LogFileError as exc:
             report.errors.append(exc)
-            durability.record_failure(store, exc.path, exc.reason)
+            # Remembered for a later `audit --db` (exit 2) while the file is there to fix;
+            # a path that names no file (a typo) is said now and not kept.
+            if os.path.lexists(exc.path):
+                durability.record_failure(store, exc.path, exc.reason)
     if progress:
         progress(1000 * len(paths), 1000 * len(paths))
     return report
