@@ -13,6 +13,7 @@ from explorer.cli.demo import demo_paths
 from explorer.compaction.strategies import Strategy
 from explorer.model import Order
 from explorer.store.db import StoreError
+from explorer.text_escape import elided, visible
 
 TIMEOUT_S = 900
 
@@ -91,5 +92,6 @@ def run_screenshot(args: argparse.Namespace) -> int:
     except (ScreenshotError, StoreError, ValueError) as exc:
         print(f"turnscope screenshot: error: {exc}", file=sys.stderr)
         return 2
-    print(f"wrote {args.out}" + (f" (session {shown})" if shown else ""), file=sys.stderr)
+    print(f"wrote {visible(str(args.out))}" + (f" (session {elided(shown)})" if shown else ""),
+          file=sys.stderr)
     return 0
