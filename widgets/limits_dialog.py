@@ -55,7 +55,7 @@ class LimitsDialog(QDialog):
             field = QLineEdit(_typed(name, getattr(now, name)))
             field.setToolTip(f"{limits.flag(name)}; default "
                              f"{limits.shown(name, getattr(limits.DEFAULTS, name))}")
-            form.addRow(limits.DESCRIPTIONS[name].capitalize(), field)
+            form.addRow(_label(name), field)
             self.fields[name] = field
         self.error = QLabel("")
         self.error.setStyleSheet("color: #b00020")
@@ -80,7 +80,7 @@ class LimitsDialog(QDialog):
             try:
                 out[name] = limits.parse(field.text())
             except ValueError as exc:
-                raise ValueError(f"{limits.DESCRIPTIONS[name].capitalize()}: {exc}") from exc
+                raise ValueError(f"{_label(name)}: {exc}") from exc
         return out
 
     def accept(self) -> None:
@@ -97,6 +97,12 @@ class LimitsDialog(QDialog):
     def _defaults(self) -> None:
         for name, field in self.fields.items():
             field.setText(_typed(name, getattr(limits.DEFAULTS, name)))
+
+
+def _label(name: str) -> str:
+    """The limit's description as a label: its first letter upper case (YAML stays YAML)."""
+    text = limits.DESCRIPTIONS[name]
+    return text[:1].upper() + text[1:]
 
 
 def _typed(name: str, value: int) -> str:
