@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import zlib
 
+from explorer.formats.json_values import loads
+
 #: The most a compressed body may expand to (a recorded reply is kilobytes; a bomb is not).
 MAX_INFLATED = 64 * 1024 * 1024
 
@@ -29,7 +31,7 @@ def recorded_body(body: str | bytes) -> dict | None:
                 return None
         body = body.decode("utf-8", "replace")
     try:
-        value = json.loads(body)
+        value = loads(body)
     except ValueError:
         return _from_events(body)
     return value if isinstance(value, dict) else None
