@@ -46,7 +46,8 @@ def block_event(role: str, block: dict, path: str = "block") -> dict:
                 "tool": scalar(block.get("name"), f"{path}.name"),
                 "text": json.dumps(block.get("input"), ensure_ascii=False)}
     if btype == "tool_result" or (btype or "").endswith("_tool_result"):
-        event = {"kind": "RESULT", "call_id": scalar(block.get("tool_use_id"), f"{path}.tool_use_id"),
+        call_id = scalar(block.get("tool_use_id"), f"{path}.tool_use_id")
+        event = {"kind": "RESULT", "call_id": call_id,
                  "text": result_text(block.get("content"), f"{path}.content")}
         if "is_error" in block:
             event["is_error"] = bool(block["is_error"])

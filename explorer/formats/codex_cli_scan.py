@@ -99,7 +99,9 @@ def _note(line: int, rec: dict | None, plan: Plan, usage: Usage, mirrors: Counte
           users: list[tuple[int, list[str]]]) -> None:
     """What the first pass learns from one record."""
     kind, p = split(rec) if rec is not None else ("", {})
-    etype = opt_text(p.get("type"), "payload.type") if kind in ("response_item", "event_msg") else kind
+    etype = kind
+    if kind in ("response_item", "event_msg"):
+        etype = opt_text(p.get("type"), "payload.type")
     if kind == "session_meta" and not plan.session_id and isinstance(p.get("id"), str):
         plan.session_id = p["id"]
     elif kind == "event_msg" and etype == "user_message":

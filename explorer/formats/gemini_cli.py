@@ -98,11 +98,12 @@ def _message_events(msg: dict) -> list[dict]:
             response = part.get("functionResponse") if isinstance(part, dict) else None
             if not isinstance(response, dict):
                 continue
-            evs.append(event(kind="RESULT", call_id=scalar(response.get("id"), f"toolCalls[{n}]"
-                                                           ".result.functionResponse.id") or call_id,
+            own_id = scalar(response.get("id"), f"toolCalls[{n}].result.functionResponse.id")
+            evs.append(event(kind="RESULT", call_id=own_id or call_id,
                              tool=response.get("name") or call.get("name"),
                              text=_output(response.get("response")), is_error=failed,
-                             ts=scalar(call.get("timestamp"), f"toolCalls[{n}].timestamp"), raw=part))
+                             ts=scalar(call.get("timestamp"), f"toolCalls[{n}].timestamp"),
+                             raw=part))
     if not evs and not msg.get("toolCalls"):
         evs = [event(kind="ASSISTANT", text="")]  # thoughts only: keep them in its raw
     return evs

@@ -179,7 +179,8 @@ def _message_events(msg: dict, attachments: dict, times: dict) -> list[dict]:
         for n, call in enumerate(calls):
             args = call.get("arguments")
             args = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-            evs.append(event(kind="CALL", call_id=scalar(call.get("id"), f"tool_calls[{n}].id") or None,
+            call_id = scalar(call.get("id"), f"tool_calls[{n}].id") or None
+            evs.append(event(kind="CALL", call_id=call_id,
                              tool=call.get("function"), text=_resolve(args, attachments),
                              ts=ts, raw=call))
         return evs

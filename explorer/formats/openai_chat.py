@@ -241,7 +241,8 @@ def message_events(msg, session: str, seq: int, names: dict, reply: dict | None)
         if isinstance(msg.get("function_call"), dict):  # legacy: one call, no id
             calls.append({"function": msg["function_call"]})
         for n, call in enumerate(calls):
-            fn = opt_obj(call.get("function") or call.get("custom") or None, f"tool_calls[{n}].function")
+            fn = opt_obj(call.get("function") or call.get("custom") or None,
+                         f"tool_calls[{n}].function")
             call_id = scalar(call.get("id"), f"tool_calls[{n}].id") or None
             add("CALL", _arguments(fn.get("arguments", fn.get("input"))), call_id=call_id,
                 tool=scalar(fn.get("name"), f"tool_calls[{n}].function.name"))
@@ -264,7 +265,8 @@ def content_text(content) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(typed_text(p["text"], f"content[{i}].text") if isinstance(p, dict) and "text" in p
+        return "\n".join(typed_text(p["text"], f"content[{i}].text")
+                         if isinstance(p, dict) and "text" in p
                          else f"[{p.get('type', 'part')}]" if isinstance(p, dict) else str(p)
                          for i, p in enumerate(content))
     return json.dumps(content, ensure_ascii=False)

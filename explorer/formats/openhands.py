@@ -69,10 +69,12 @@ def _record(seq: int, session: str, item: dict, call_of: dict) -> Record:
         return Record(seq, skipped="agent state")
     evs = _item_events(item, call_of)
     if not evs:
-        return Record(seq, skipped=f"{reason_word(kind) if kind else 'unknown'} event without content")
+        what = reason_word(kind) if kind else "unknown"
+        return Record(seq, skipped=f"{what} event without content")
     eid = scalar(item.get("id"), "id")
     for sub, ev in enumerate(evs):
-        ev.update(session_id=session, seq=seq, sub=sub, ts=scalar(item.get("timestamp"), "timestamp"))
+        ev.update(session_id=session, seq=seq, sub=sub,
+                  ts=scalar(item.get("timestamp"), "timestamp"))
         if eid is not None:
             ev["event_id"] = str(eid) if len(evs) == 1 else f"{eid}#{sub}"
     evs[0]["raw"] = item
