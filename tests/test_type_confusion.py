@@ -263,3 +263,15 @@ def test_a_repeated_key_in_a_document_rejects_that_record(tmp_path):
     after, reasons = _import_one(target)
     assert "record: key 'type' repeated with two values" in reasons
     assert after.rejected == before.rejected + 1 and after.records == before.records
+
+
+@pytest.mark.parametrize("head", [
+    '{"id": "s", "timestamp": "2025-01-01T00:00:00Z"}\n{"type": ["message"]}\n',   # codex-cli
+    '{"sessionId": "s", "projectHash": "h", "messages": [{"type": ["user"]}]}',     # gemini-cli
+], ids=["codex-cli", "gemini-cli"])
+def test_a_wrong_type_in_the_head_never_breaks_detection(head, tmp_path):
+    """Sniffing a file whose first records hold a list where a type name goes picks a
+    reader (here the canonical one) instead of raising TypeError."""
+    path = tmp_path / "head.jsonl"
+    path.write_text(head, encoding="utf-8")
+    assert detect(path).NAME == "canonical-jsonl"

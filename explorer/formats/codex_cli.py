@@ -79,7 +79,8 @@ def matches(path: Path, head: bytes) -> bool:
             second = json.loads(lines[1]) if len(lines) > 1 else None
         except ValueError:
             return False
-        return isinstance(second, dict) and (second.get("type") in ITEMS
+        kind = second.get("type") if isinstance(second, dict) else None
+        return isinstance(second, dict) and ((isinstance(kind, str) and kind in ITEMS)
                                              or second.get("record_type") == "state")
     return False
 
