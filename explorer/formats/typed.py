@@ -93,11 +93,6 @@ def scalar(value, path: str) -> str | int | float | None:
     raise _wrong(path, "string or number", value)
 
 
-def get(value, key: str, path: str = ""):
-    """``value[key]`` of an object (None when the key is absent): ``value`` checked first."""
-    return obj(value, path).get(key)
-
-
 def rejected(line: int, exc: WrongType, text: str | None = None) -> Record:
     """The Record of a record rejected for a value of the wrong type."""
     return Record(line, error=str(exc)[:300], text=text)
