@@ -16,6 +16,8 @@ from typing import Iterator
 
 from explorer.formats import cassette, openai_chat, read_head
 from explorer.formats.record import Record
+from explorer.formats.typed import obj, opt_text, scalar, whole
+from explorer.formats.typed import text as typed_text
 
 NAME = "anthropic-messages"
 BINARY = False
@@ -62,8 +64,7 @@ def _reply(body: dict) -> tuple[dict, dict] | None:
 
 def message_events(msg, session: str, seq: int, names: dict, reply: dict | None) -> list[dict]:
     """The canonical events of one message (LOG-FORMATS.md §5 table), one per block."""
-    if not isinstance(msg, dict):
-        raise ValueError("a message is not a JSON object")
+    msg = whole(obj(msg, "message"))
     role = msg.get("role")
     if role not in ("system", "user", "assistant"):
         raise ValueError(f"unknown message role {role!r}")
@@ -78,21 +79,22 @@ def message_events(msg, session: str, seq: int, names: dict, reply: dict | None)
                  "message_id": (reply or {}).get("id") or f"msg-{seq}", "text": text}
         out.append(event | {k: v for k, v in fields.items() if v is not None})
 
-    for block in blocks:
-        kind = block.get("type") if isinstance(block, dict) else None
+    for index, block in enumerate(blocks):
+        at = f"content[{index}]"
+        kind = opt_text(block.get("type"), f"{at}.type") if isinstance(block, dict) else None
         if kind in THINKING:
             continue
         if role == "system" and kind == "text":
             add("SYSTEM", block.get("text", ""))
         elif kind in CALL_BLOCKS:
-            call_id = block.get("id") or None
+            call_id = scalar(block.get("id"), f"{at}.id") or None
             add("CALL", json.dumps(block.get("input"), ensure_ascii=False), call_id=call_id,
-                tool=block.get("name"))
+                tool=scalar(block.get("name"), f"{at}.name"))
             if call_id:
                 names[call_id] = block.get("name")
         elif kind == "tool_result" or (isinstance(kind, str) and kind.endswith("_tool_result")):
-            call_id = block.get("tool_use_id") or None
-            add("RESULT", result_text(block.get("content")), call_id=call_id,
+            call_id = scalar(block.get("tool_use_id"), f"{at}.tool_use_id") or None
+            add("RESULT", result_text(block.get("content"), f"{at}.content"), call_id=call_id,
                 tool=names.get(call_id), is_error=_is_error(block))
         elif kind == "compaction":
             add("SUMMARY", block.get("content") or "", synthetic=True)
@@ -107,15 +109,16 @@ def message_events(msg, session: str, seq: int, names: dict, reply: dict | None)
     return out
 
 
-def result_text(content) -> str:
+def result_text(content, path: str = "content") -> str:
     """A tool result's content: a string, or its blocks (text as text, others as JSON)."""
     if content is None:
         return ""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(b.get("text", "") if isinstance(b, dict) and b.get("type") == "text"
-                         else json.dumps(b, ensure_ascii=False) for b in content)
+        return "\n".join(typed_text(b.get("text", ""), f"{path}[{i}].text")
+                         if isinstance(b, dict) and b.get("type") == "text"
+                         else json.dumps(b, ensure_ascii=False) for i, b in enumerate(content))
     return json.dumps(content, ensure_ascii=False)
 
 

@@ -105,7 +105,9 @@ def load(path: Path) -> list[Exchange]:
         lines = []
         if body is not None and "parsed_body" in (req or {}):
             msgs = _child(_child(_child(item_node, "request"), "parsed_body"), "messages")
-            lines = [m.start_mark.line + 1 for m in msgs.value] if msgs is not None else []
+            # messages of the wrong type are the reader's to reject; they have no lines here
+            lines = ([m.start_mark.line + 1 for m in msgs.value]
+                     if isinstance(msgs, yaml.SequenceNode) else [])
         line = item_node.start_mark.line + 1 if item_node is not None else i + 1
         res_node = _child(item_node, "response")
         res_line = res_node.start_mark.line + 1 if res_node is not None else line

@@ -32,6 +32,7 @@ from explorer.formats.claude_code_blocks import (
 from explorer.formats.claude_code_scan import parent_call, scan
 from explorer.formats.lines import placed_json_lines
 from explorer.formats.record import Record, reason_word
+from explorer.formats.typed import WrongType, opt_text, rejected, scalar
 
 NAME = "claude-code"
 BINARY = False
@@ -105,7 +106,10 @@ def records(path: Path) -> Iterator[Record]:
             continue
         if link is None:
             link = _parent_link(path, record)
-        result = _record(path, line.number, record, found, link)
+        try:
+            result = _record(path, line.number, record, found, link)
+        except WrongType as exc:   # a value of the wrong type: this record only is rejected
+            result = rejected(line.number, exc)
         if glued:
             result.events = [{**e, "sub": e.get("sub", 0) + 1000 * glued} for e in result.events]
         if result.events and link:
@@ -121,7 +125,7 @@ def records(path: Path) -> Iterator[Record]:
 
 def _record(path: Path, line: int, record: dict, found, link: dict) -> Record:
     """The Record of one parsed line."""
-    kind = record.get("type")
+    kind = opt_text(record.get("type"), "type")
     if kind in _NOISE:
         return Record(line, skipped=_NOISE[kind])
     if kind == "progress":
@@ -141,7 +145,8 @@ def _record(path: Path, line: int, record: dict, found, link: dict) -> Record:
     message = record.get("message")
     if not isinstance(message, dict) or not isinstance(message.get("content"), (str, list)):
         return Record(line, error=f"{kind} record without message content")
-    info = found.messages.get(message.get("id")) if kind == "assistant" else None
+    message_id = scalar(message.get("id"), "message.id")
+    info = found.messages.get(message_id) if kind == "assistant" else None
     events = message_events(record, base, info, link)
     if not events:
         reason = "thinking only (kept in raw of the message's first event)" if message.get("content") else "empty message"
@@ -164,7 +169,7 @@ def _base(line: int, record: dict, fallback: str) -> dict:
         base["session_id"] = f"{session}/{agent}"
         base["branch"] = agent
     if record.get("timestamp"):
-        base["ts"] = record["timestamp"]
+        base["ts"] = scalar(record["timestamp"], "timestamp")
     if record.get("uuid"):
         base["event_id"] = record["uuid"]
     message = record.get("message")

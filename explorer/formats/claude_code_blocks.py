@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+from explorer.formats.typed import opt_text, scalar, text
+
 #: Assistant blocks that stay in ``raw`` (LOG-FORMATS.md §1) rather than becoming events.
 THINKING = ("thinking", "redacted_thinking")
 #: ``system`` subtypes that carry no conversation (skipped, LOG-FORMATS.md §2).
@@ -18,32 +20,35 @@ SKIPPED_SYSTEM = ("stop_hook_summary", "turn_duration")
 ADDED = "turnscope"
 
 
-def result_text(content) -> str | None:
+def result_text(content, path: str = "content") -> str | None:
     """A ``tool_result``'s content: a string, or the text parts of a list joined by newlines."""
     if content is None or isinstance(content, str):
         return content
     if isinstance(content, list):
-        parts = [p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+        parts = [text(p.get("text", ""), f"{path}[{i}].text") for i, p in enumerate(content)
+                 if isinstance(p, dict) and p.get("type") == "text"]
         return "\n".join(parts)
     return json.dumps(content, ensure_ascii=False)
 
 
 def content_text(content) -> str | None:
     """A message's content as text: the string itself, or its text blocks joined."""
-    return result_text(content)
+    return result_text(content, "message.content")
 
 
-def block_event(role: str, block: dict) -> dict:
-    """Kind, call id, tool and text of one content block of a ``role`` message."""
-    btype = block.get("type")
+def block_event(role: str, block: dict, path: str = "block") -> dict:
+    """Kind, call id, tool and text of one content block (at ``path``) of a ``role`` message."""
+    btype = opt_text(block.get("type"), f"{path}.type")
     if btype == "text":
         return {"kind": "USER" if role == "user" else "ASSISTANT", "text": block.get("text", "")}
     if btype in ("tool_use", "server_tool_use"):
-        return {"kind": "CALL", "call_id": block.get("id"), "tool": block.get("name"),
+        return {"kind": "CALL", "call_id": scalar(block.get("id"), f"{path}.id"),
+                "tool": scalar(block.get("name"), f"{path}.name"),
                 "text": json.dumps(block.get("input"), ensure_ascii=False)}
     if btype == "tool_result" or (btype or "").endswith("_tool_result"):
-        event = {"kind": "RESULT", "call_id": block.get("tool_use_id"),
-                 "text": result_text(block.get("content"))}
+        call_id = scalar(block.get("tool_use_id"), f"{path}.tool_use_id")
+        event = {"kind": "RESULT", "call_id": call_id,
+                 "text": result_text(block.get("content"), f"{path}.content")}
         if "is_error" in block:
             event["is_error"] = bool(block["is_error"])
         return event
@@ -77,7 +82,8 @@ def message_events(record: dict, base: dict, info, added: dict) -> list[dict]:
             block = {"type": "text", "text": str(block)}
         if block.get("type") in THINKING and role == "assistant":
             continue
-        event = {**base, **block_event(role, block), "sub": offset + index}
+        event = {**base, **block_event(role, block, f"message.content[{index}]"),
+                 "sub": offset + index}
         if len(content) > 1 and base.get("event_id"):
             event["event_id"] = f"{base['event_id']}#{index}"
         if role == "assistant" and record.get("isApiErrorMessage"):

@@ -70,8 +70,8 @@ def scan(path: Path) -> Scan:
         if record.get("type") != "assistant" or not isinstance(message, dict):
             continue
         content = message.get("content")
-        if not isinstance(content, list) or not message.get("id"):
-            continue
+        if not isinstance(content, list) or not isinstance(message.get("id"), str):
+            continue   # a wrong-typed id or content is the second pass's to reject
         info = found.messages.setdefault(message["id"], MessageInfo())
         info.starts[line] = info.blocks
         for index, block in enumerate(content):
@@ -90,14 +90,16 @@ def _note_agent(agents: dict[str, str], record: dict) -> None:
     """Task call id -> agent id, from ``agent_progress`` records and Task results."""
     data = record.get("data")
     if record.get("type") == "progress" and isinstance(data, dict) and data.get("agentId"):
-        if record.get("parentToolUseID"):
+        if isinstance(record.get("parentToolUseID"), str):
             agents.setdefault(record["parentToolUseID"], str(data["agentId"]))
         return
     result = record.get("toolUseResult")
     message = record.get("message")
-    if isinstance(result, dict) and result.get("agentId") and isinstance(message, dict):
-        for block in message.get("content") or ():
-            if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("tool_use_id"):
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(result, dict) and result.get("agentId") and isinstance(content, list):
+        for block in content:
+            if (isinstance(block, dict) and block.get("type") == "tool_result"
+                    and isinstance(block.get("tool_use_id"), str)):
                 agents.setdefault(block["tool_use_id"], str(result["agentId"]))
 
 

@@ -34,6 +34,7 @@ from explorer.formats.codex_cli_scan import (
     texts,
 )
 from explorer.formats.record import Record
+from explorer.formats.typed import WrongType, items, opt_text, rejected
 
 NAME = "codex-cli"
 BINARY = False
@@ -78,7 +79,8 @@ def matches(path: Path, head: bytes) -> bool:
             second = json.loads(lines[1]) if len(lines) > 1 else None
         except ValueError:
             return False
-        return isinstance(second, dict) and (second.get("type") in ITEMS
+        kind = second.get("type") if isinstance(second, dict) else None
+        return isinstance(second, dict) and ((isinstance(kind, str) and kind in ITEMS)
                                              or second.get("record_type") == "state")
     return False
 
@@ -91,25 +93,33 @@ def records(path: Path) -> Iterator[Record]:
         if rec is None:
             yield Record(line, error=error or "not a JSON object", text=text)
             continue
-        kind, payload = split(rec)
-        if kind == "response_item" and payload.get("type") == "reasoning":
-            reasoning.append(rec)
-            yield Record(line, skipped=SKIP_REASONING)
-            continue
-        event = _event(kind, payload, line, plan)
-        if isinstance(event, str):
-            yield Record(line, skipped=event)
-            continue
-        added: dict = {}
-        if reasoning and kind in ("response_item", "compacted"):
-            added["reasoning"], reasoning = reasoning, []
-        if line in plan.usage:
-            added["reported_usage"] = plan.usage[line]
-        raw = {**rec, ADDED: added} if added else rec
-        # A record glued onto another's line (a torn write) shares its seq, not its sub.
-        event.update(session_id=plan.session_id, seq=line, ts=rec.get("timestamp"), raw=raw,
-                     sub=glued or None)
-        yield Record(line, events=[{k: v for k, v in event.items() if v is not None}])
+        try:
+            yield _record(line, rec, glued, plan, reasoning)
+        except WrongType as exc:   # a value of the wrong type: this record only is rejected
+            yield rejected(line, exc, text)
+
+
+def _record(line: int, rec: dict, glued: int, plan: Plan, reasoning: list[dict]) -> Record:
+    """The Record of one line; ``reasoning`` gathers the reasoning items until the next
+    response item, whose raw keeps them."""
+    kind, payload = split(rec)
+    if kind == "response_item" and payload.get("type") == "reasoning":
+        reasoning.append(rec)
+        return Record(line, skipped=SKIP_REASONING)
+    event = _event(kind, payload, line, plan)
+    if isinstance(event, str):
+        return Record(line, skipped=event)
+    added: dict = {}
+    if reasoning and kind in ("response_item", "compacted"):
+        added["reasoning"] = list(reasoning)
+        reasoning.clear()
+    if line in plan.usage:
+        added["reported_usage"] = plan.usage[line]
+    raw = {**rec, ADDED: added} if added else rec
+    # A record glued onto another's line (a torn write) shares its seq, not its sub.
+    event.update(session_id=plan.session_id, seq=line, ts=rec.get("timestamp"), raw=raw,
+                 sub=glued or None)
+    return Record(line, events=[{k: v for k, v in event.items() if v is not None}])
 
 
 
@@ -132,7 +142,7 @@ def _event(kind: str, p: dict, line: int, plan: Plan) -> dict | str:
 
 def _event_msg(p: dict, line: int, plan: Plan) -> dict | str:
     """A SYSTEM marker for an abort, a compaction notice or an error; else why it is skipped."""
-    etype = p.get("type")
+    etype = opt_text(p.get("type"), "payload.type")
     if etype == "token_count":
         return plan.usage_fate.get(line, SKIP_USAGE_LOST)
     if etype in _MIRRORS:
@@ -146,7 +156,7 @@ def _event_msg(p: dict, line: int, plan: Plan) -> dict | str:
 
 def _item(p: dict, line: int, plan: Plan) -> dict | str:
     """The event of a ``response_item`` (reasoning is handled by the caller)."""
-    itype = p.get("type")
+    itype = opt_text(p.get("type"), "payload.type")
     if itype == "ghost_snapshot":
         return SKIP_SNAPSHOT
     event: dict = {"event_id": _str(p.get("id"))}
@@ -180,9 +190,11 @@ def _replacement_text(p: dict) -> str | None:
     """The summary message, then the messages of the replacement history, one per paragraph
     (``role: text``); encrypted items have no readable text."""
     parts = [p["message"]] if _str(p.get("message")) else []
-    for item in p.get("replacement_history") or []:
+    history = items(p.get("replacement_history") or None, "payload.replacement_history")
+    for n, item in enumerate(history):
         if isinstance(item, dict) and item.get("type") == "message":
-            parts.append(f"{item.get('role')}: " + "\n".join(texts(item.get("content"))))
+            content = texts(item.get("content"), f"payload.replacement_history[{n}].content")
+            parts.append(f"{item.get('role')}: " + "\n".join(content))
     return "\n\n".join(parts) or None
 
 
@@ -191,10 +203,10 @@ def _output(out) -> tuple[str | None, bool | None]:
     ``Process exited with code N`` header); ``success`` where given; else unknown."""
     if isinstance(out, dict):
         success = out.get("success")
-        return ("\n".join(texts(out.get("content"))) or None,
+        return ("\n".join(texts(out.get("content"), "payload.output.content")) or None,
                 (not success) if isinstance(success, bool) else None)
     if isinstance(out, list):
-        return "\n".join(texts(out)), None
+        return "\n".join(texts(out, "payload.output")), None
     if not isinstance(out, str):
         return _json(out), None
     code = None

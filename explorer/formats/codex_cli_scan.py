@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Iterator
 
 from explorer.formats.lines import placed_json_lines
+from explorer.formats.typed import WrongType, items, opt_text
 
 ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 ITEMS = frozenset({"message", "reasoning", "function_call", "function_call_output",
@@ -84,25 +85,36 @@ def scan(path: Path) -> Plan:
     mirrors: Counter = Counter()
     users: list[tuple[int, list[str]]] = []
     for line, rec, *_ in lines(path):
-        kind, p = split(rec) if rec is not None else ("", {})
-        etype = p.get("type") if kind in ("response_item", "event_msg") else kind
-        if kind == "session_meta" and not plan.session_id and isinstance(p.get("id"), str):
-            plan.session_id = p["id"]
-        elif kind == "event_msg" and etype == "user_message":
-            mirrors[key(p.get("message"))] += 1
-        elif kind == "event_msg" and etype == "token_count":
-            usage.report(line, rec)
-        elif etype in _OUTPUT or (etype == "message" and p.get("role") == "assistant"):
-            usage.output(line)
-        elif kind in ("response_item", "compacted") and etype not in ("reasoning",
-                                                                       "ghost_snapshot"):
-            usage.boundary()
-            if etype == "message" and p.get("role") == "user":
-                users.append((line, texts(p.get("content"))))
+        try:
+            _note(line, rec, plan, usage, mirrors, users)
+        except WrongType:
+            continue   # a value of the wrong type: the second pass rejects the record
     usage.boundary()
     plan.session_id = plan.session_id or session_from_name(path)
     plan.prompts = prompts(users, mirrors)
     return plan
+
+
+def _note(line: int, rec: dict | None, plan: Plan, usage: Usage, mirrors: Counter,
+          users: list[tuple[int, list[str]]]) -> None:
+    """What the first pass learns from one record."""
+    kind, p = split(rec) if rec is not None else ("", {})
+    etype = kind
+    if kind in ("response_item", "event_msg"):
+        etype = opt_text(p.get("type"), "payload.type")
+    if kind == "session_meta" and not plan.session_id and isinstance(p.get("id"), str):
+        plan.session_id = p["id"]
+    elif kind == "event_msg" and etype == "user_message":
+        mirrors[key(p.get("message"))] += 1
+    elif kind == "event_msg" and etype == "token_count":
+        usage.report(line, rec)
+    elif etype in _OUTPUT or (etype == "message" and p.get("role") == "assistant"):
+        usage.output(line)
+    elif kind in ("response_item", "compacted") and etype not in ("reasoning",
+                                                                   "ghost_snapshot"):
+        usage.boundary()
+        if etype == "message" and p.get("role") == "user":
+            users.append((line, texts(p.get("content"))))
 
 
 def prompts(users: list[tuple[int, list[str]]], mirrors: Counter) -> set[int]:
@@ -138,7 +150,7 @@ def split(rec: dict) -> tuple[str, dict]:
         return rec["type"], rec["payload"]
     if rec.get("record_type") == "state":
         return "state", rec
-    if rec.get("type") in ITEMS:
+    if opt_text(rec.get("type"), "type") in ITEMS:
         return "response_item", rec
     if {"id", "timestamp"} <= rec.keys() and "type" not in rec:
         return "session_meta", rec
@@ -146,14 +158,15 @@ def split(rec: dict) -> tuple[str, dict]:
 
 
 def envelope(rec: dict) -> bool:
-    return rec.get("type") in ENVELOPES and isinstance(rec.get("payload"), dict)
+    kind = rec.get("type")
+    return isinstance(kind, str) and kind in ENVELOPES and isinstance(rec.get("payload"), dict)
 
 
-def texts(content) -> list[str]:
+def texts(content, path: str = "payload.content") -> list[str]:
     """The text parts of a message's content (a string or a list of typed parts)."""
     if isinstance(content, str):
         return [content]
-    return [part["text"] for part in content or []
+    return [part["text"] for part in items(content or None, path)
             if isinstance(part, dict) and isinstance(part.get("text"), str)]
 
 

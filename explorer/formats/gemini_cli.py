@@ -18,6 +18,7 @@ from typing import Iterator
 
 from explorer.formats.record import Record, reason_word
 from explorer.formats.swe_agent import event, json_prefix, load_document, text_of, unreadable
+from explorer.formats.typed import WrongType, items, objects, rejected, scalar, whole
 
 NAME = "gemini-cli"
 BINARY = False
@@ -37,7 +38,8 @@ def matches(path: Path, head: bytes) -> bool:
         # the head may end before "messages": the leading keys decide
         return "messages" not in doc and "projectHash" in doc
     first = messages[0] if messages else None
-    return not isinstance(first, dict) or not first or first.get("type") in _TYPES
+    return not isinstance(first, dict) or not first or (
+        isinstance(first.get("type"), str) and first["type"] in _TYPES)
 
 
 def records(path: Path) -> Iterator[Record]:
@@ -54,20 +56,27 @@ def records(path: Path) -> Iterator[Record]:
         if not isinstance(msg, dict):
             yield Record(seq, error="message is not an object", text=json.dumps(msg))
             continue
-        evs = _message_events(msg)
-        if not evs:
-            yield Record(seq, skipped=f"{reason_word(msg.get('type'))} message without content")
-            continue
-        mid = msg.get("id")
-        for sub, ev in enumerate(evs):
-            ev.update(session_id=session, seq=seq, sub=sub)
-            if ev["kind"] != "RESULT":  # results go back to the model as a message of their own
-                ev["message_id"] = mid
-            ev.setdefault("ts", msg.get("timestamp"))
-            if mid:
-                ev["event_id"] = mid if len(evs) == 1 else f"{mid}#{sub}"
-        evs[0]["raw"] = msg
-        yield Record(seq, events=evs)
+        try:
+            yield _record(seq, session, msg)
+        except WrongType as exc:   # a value of the wrong type: this message only is rejected
+            yield rejected(seq, exc, json.dumps(msg, ensure_ascii=False))
+
+
+def _record(seq: int, session: str, msg: dict) -> Record:
+    """The Record of one message of the recording."""
+    evs = _message_events(whole(msg))
+    if not evs:
+        return Record(seq, skipped=f"{reason_word(msg.get('type'))} message without content")
+    mid = scalar(msg.get("id"), "id")
+    for sub, ev in enumerate(evs):
+        ev.update(session_id=session, seq=seq, sub=sub)
+        if ev["kind"] != "RESULT":  # results go back to the model as a message of their own
+            ev["message_id"] = mid
+        ev.setdefault("ts", scalar(msg.get("timestamp"), "timestamp"))
+        if mid:
+            ev["event_id"] = mid if len(evs) == 1 else f"{mid}#{sub}"
+    evs[0]["raw"] = msg
+    return Record(seq, events=evs)
 
 
 def _message_events(msg: dict) -> list[dict]:
@@ -80,19 +89,21 @@ def _message_events(msg: dict) -> list[dict]:
     if kind != "gemini":
         return [event(kind="OTHER", text=text)]
     evs = [event(kind="ASSISTANT", text=text)] if text else []
-    for call in msg.get("toolCalls") or []:
-        call_id = call.get("id") or None
+    for n, call in enumerate(objects(msg.get("toolCalls") or None, "toolCalls")):
+        call_id = scalar(call.get("id"), f"toolCalls[{n}].id") or None
         evs.append(event(kind="CALL", call_id=call_id, tool=call.get("name"),
                          text=json.dumps(call.get("args"), ensure_ascii=False), raw=call))
-        failed = call.get("status") in _FAILED
-        for part in call.get("result") or []:
+        failed = call.get("status") in _FAILED if isinstance(call.get("status"), str) else False
+        for part in items(call.get("result") or None, f"toolCalls[{n}].result"):
             response = part.get("functionResponse") if isinstance(part, dict) else None
             if not isinstance(response, dict):
                 continue
-            evs.append(event(kind="RESULT", call_id=response.get("id") or call_id,
+            own_id = scalar(response.get("id"), f"toolCalls[{n}].result.functionResponse.id")
+            evs.append(event(kind="RESULT", call_id=own_id or call_id,
                              tool=response.get("name") or call.get("name"),
                              text=_output(response.get("response")), is_error=failed,
-                             ts=call.get("timestamp"), raw=part))
+                             ts=scalar(call.get("timestamp"), f"toolCalls[{n}].timestamp"),
+                             raw=part))
     if not evs and not msg.get("toolCalls"):
         evs = [event(kind="ASSISTANT", text="")]  # thoughts only: keep them in its raw
     return evs

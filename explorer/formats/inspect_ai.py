@@ -21,6 +21,7 @@ from typing import Iterator
 
 from explorer.formats.record import Record
 from explorer.formats.swe_agent import event, json_prefix, load_document, text_of, unreadable
+from explorer.formats.typed import WrongType, items, obj, objects, opt_obj, rejected, scalar, whole
 from explorer.formats.zip_entries import Archive, EntryError
 
 NAME = "inspect-ai"
@@ -53,7 +54,12 @@ def records(path: Path) -> Iterator[Record]:
     if not isinstance(doc, dict) or not isinstance(doc.get("eval"), dict):
         yield unreadable(path.read_bytes(), "not an Inspect AI eval log (no eval header)")
         return
-    yield from _samples(doc["eval"], doc.get("samples") or [])
+    try:
+        samples = items(doc.get("samples") or None, "samples")
+    except WrongType as exc:
+        yield unreadable(path.read_bytes(), str(exc))
+        return
+    yield from _samples(doc["eval"], samples)
 
 
 def _eval_zip(path: Path) -> Iterator[Record]:
@@ -127,77 +133,104 @@ def _sample_order(name: str):
 def _samples(header: dict, samples: list) -> Iterator[Record]:
     run = str(header.get("eval_id") or header.get("run_id") or "")
     line = 0
-    for sample in samples:
-        session = "/".join([run, str(sample.get("id")), str(sample.get("epoch", 1))])
-        attachments = sample.get("attachments") or {}
-        times, usage = _times(sample.get("events") or [])
-        for index, msg in enumerate(sample.get("messages") or []):
+    for number, sample in enumerate(samples):
+        try:
+            sample = obj(sample, f"samples[{number}]")
+            session = "/".join([run, str(scalar(sample.get("id"), "id")),
+                                str(scalar(sample.get("epoch", 1), "epoch"))])
+            attachments = opt_obj(sample.get("attachments") or None, "attachments")
+            messages = items(sample.get("messages") or None, "messages")
+            sample_events = items(sample.get("events") or None, "events")
+        except WrongType as exc:   # the sample cannot be read: one rejected record for it
             line += 1
-            if not isinstance(msg, dict):
-                yield Record(line, error="message is not an object", text=json.dumps(msg))
-                continue
-            evs = _message_events(msg, attachments, times)
-            for sub, ev in enumerate(evs):
-                ev.update(session_id=session, seq=index + 1, sub=sub, message_id=msg.get("id"))
-                if msg.get("id"):
-                    ev["event_id"] = msg["id"] if len(evs) == 1 else f"{msg['id']}#{sub}"
-            raw = {"message": msg}
-            if msg.get("id") in usage:
-                raw["usage"] = usage[msg["id"]]
-            if index == 0:
-                raw["model_usage"] = sample.get("model_usage")
-            evs[0]["raw"] = raw
-            yield Record(line, events=evs)
-        for _ in sample.get("events") or []:
+            yield rejected(line, exc, json.dumps(sample)[:4000])
+            continue
+        times, usage = _times(sample_events)
+        for index, msg in enumerate(messages):
+            line += 1
+            try:
+                yield _message_record(line, index, msg, sample, session, attachments, times, usage)
+            except WrongType as exc:   # a value of the wrong type: this message only is rejected
+                yield rejected(line, exc, json.dumps(msg))
+        for _ in sample_events:
             line += 1
             yield Record(line, skipped="sample event (span, model call, tool, state, score)")
 
 
+def _message_record(line: int, index: int, msg, sample: dict, session: str,
+                    attachments: dict, times: dict, usage: dict) -> Record:
+    """The Record of one message of a sample (paths are the message's own)."""
+    msg = whole(obj(msg, f"messages[{index}]"))
+    evs = _message_events(msg, attachments, times)
+    mid = scalar(msg.get("id"), "id")
+    for sub, ev in enumerate(evs):
+        ev.update(session_id=session, seq=index + 1, sub=sub, message_id=mid)
+        if mid:
+            ev["event_id"] = mid if len(evs) == 1 else f"{mid}#{sub}"
+    raw = {"message": msg}
+    if mid in usage:
+        raw["usage"] = usage[mid]
+    if index == 0:
+        raw["model_usage"] = sample.get("model_usage")
+    evs[0]["raw"] = raw
+    return Record(line, events=evs)
+
+
 def _times(sample_events: list) -> tuple[dict, dict]:
     """When each message and tool result appeared (by message id, by tool call id), and the
-    usage each model event reported (by the id of the message it produced)."""
+    usage each model event reported (by the id of the message it produced). An event with a
+    value of the wrong type gives no time (its messages are checked where they are read)."""
     times: dict = {}
     usage: dict = {}
     for ev in sample_events:
-        kind = ev.get("event")
-        stamp = ev.get("completed") or ev.get("timestamp")
-        if kind == "sample_init":
-            for msg in ((ev.get("state") or {}).get("messages") or []):
-                times.setdefault(msg.get("id"), ev.get("timestamp"))
-        elif kind == "model":
-            output = ev.get("output") or {}
-            for choice in output.get("choices") or []:
-                mid = (choice.get("message") or {}).get("id")
-                times.setdefault(mid, stamp)
-                if output.get("usage") is not None:
-                    usage.setdefault(mid, output["usage"])
-        elif kind == "tool" and ev.get("id"):
-            times.setdefault(("tool", ev["id"]), stamp)
+        try:
+            _note_times(obj(ev, "event"), times, usage)
+        except WrongType:
+            continue
     return times, usage
+
+
+def _note_times(ev: dict, times: dict, usage: dict) -> None:
+    kind = ev.get("event")
+    stamp = scalar(ev.get("completed") or ev.get("timestamp"), "completed")
+    if kind == "sample_init":
+        state = opt_obj(ev.get("state") or None, "state")
+        for msg in objects(state.get("messages") or None, "state.messages"):
+            times.setdefault(scalar(msg.get("id"), "id"), scalar(ev.get("timestamp"), "timestamp"))
+    elif kind == "model":
+        output = opt_obj(ev.get("output") or None, "output")
+        for choice in objects(output.get("choices") or None, "output.choices"):
+            mid = scalar(opt_obj(choice.get("message") or None, "message").get("id"), "id")
+            times.setdefault(mid, stamp)
+            if output.get("usage") is not None:
+                usage.setdefault(mid, output["usage"])
+    elif kind == "tool" and ev.get("id"):
+        times.setdefault(("tool", scalar(ev["id"], "id")), stamp)
 
 
 def _message_events(msg: dict, attachments: dict, times: dict) -> list[dict]:
     role = msg.get("role")
     text = _resolve(text_of(msg.get("content")), attachments)
-    ts = times.get(msg.get("id"))
+    ts = times.get(scalar(msg.get("id"), "id"))
     if role == "tool":
-        call_id = msg.get("tool_call_id") or None
+        call_id = scalar(msg.get("tool_call_id"), "tool_call_id") or None
         error = msg.get("error")
         if error and not text:
             text = error.get("message", "") if isinstance(error, dict) else str(error)
         return [event(kind="RESULT", call_id=call_id, tool=msg.get("function"), text=text,
                       is_error=bool(error), ts=times.get(("tool", call_id), ts))]
     if role == "assistant":
-        calls = msg.get("tool_calls") or []
+        calls = objects(msg.get("tool_calls") or None, "tool_calls")
         evs = [event(kind="ASSISTANT", text=text, ts=ts)] if text or not calls else []
-        for call in calls:
+        for n, call in enumerate(calls):
             args = call.get("arguments")
             args = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-            evs.append(event(kind="CALL", call_id=call.get("id") or None,
+            call_id = scalar(call.get("id"), f"tool_calls[{n}].id") or None
+            evs.append(event(kind="CALL", call_id=call_id,
                              tool=call.get("function"), text=_resolve(args, attachments),
                              ts=ts, raw=call))
         return evs
-    kind = {"system": "SYSTEM", "user": "USER"}.get(role, "OTHER")
+    kind = {"system": "SYSTEM", "user": "USER"}.get(role if isinstance(role, str) else "", "OTHER")
     return [event(kind=kind, text=text, ts=ts)]
 
 

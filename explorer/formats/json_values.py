@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from typing import NamedTuple
 
 from explorer.formats import limits
@@ -14,7 +15,42 @@ from explorer.formats import limits
 #: far above any real log, far below Python's recursion limit.
 MAX_DEPTH = limits.DEFAULTS.max_json_depth
 
-_DECODER = json.JSONDecoder()
+_state = threading.local()
+
+
+class Repeated(dict):
+    """A JSON object in which a key was written twice with two values (``key``). Python
+    would keep the last silently: the readers reject the record holding one
+    (explorer.formats.typed.obj), and :func:`split_values` a line holding one."""
+
+    key: str
+
+
+def _pairs(pairs: list) -> dict:
+    """An object of the log; a :class:`Repeated` when a key is repeated with two values."""
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    for key, value in pairs:
+        if out[key] != value:
+            repeated = Repeated(out)
+            repeated.key = key
+            _state.repeated = getattr(_state, "repeated", None) or key
+            return repeated
+    return out
+
+
+def repeated_error(key: str) -> str:
+    """Why a record holding a repeated key is rejected."""
+    return f"key {key[:80]!r} repeated with two values"
+
+
+def loads(text: str | bytes):
+    """``json.loads``, each object with a key repeated with two values a :class:`Repeated`."""
+    return json.loads(text, object_pairs_hook=_pairs)
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(r"[\[\]{}]")
 _SPACE = re.compile(r"\s*")
@@ -60,8 +96,14 @@ def split_values(text: str) -> list[Value]:
     pos = _SPACE.match(text, 0).end()
     while pos < len(text):
         try:
+            _state.repeated = None
             value, end = _DECODER.raw_decode(text, pos)
             error = None
+            if _state.repeated is not None:   # the whole record, rejected for its key
+                out.append(Value(_bytes(text, pos), text[pos:end], None,
+                                 repeated_error(_state.repeated)))
+                pos = _SPACE.match(text, end).end()
+                continue
         except ValueError as exc:
             value, end, error = None, None, exc
         except RecursionError:

@@ -14,7 +14,10 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from explorer.formats import cassette, read_head
+from explorer.formats.json_values import loads
 from explorer.formats.record import Record
+from explorer.formats.typed import obj, objects, opt_obj, scalar, whole
+from explorer.formats.typed import text as typed_text
 
 NAME = "openai-chat-completions"
 BINARY = False
@@ -132,7 +135,7 @@ def json_records(path: Path, message_events: MessageEvents,
     """Records of a JSON message list, request body (its messages by ``body_messages``) or
     array of conversations."""
     try:
-        data = json.loads(path.read_bytes())
+        data = loads(path.read_bytes())
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         yield Record(getattr(exc, "lineno", 1), error=f"not readable as JSON: {exc}",
                      text=path.read_bytes()[:2000].decode("utf-8", "replace"))
@@ -179,7 +182,7 @@ def conversation_records(session: str, messages: list, lines: list[int] | None,
         line = lines[index] if lines else index + 1
         try:
             evs = message_events(msg, session, index + 1, names, replies.get(index))
-        except (ValueError, TypeError, AttributeError) as exc:
+        except ValueError as exc:   # WrongType among them: a value of the wrong type
             yield Record(line, error=str(exc),
                          text=json.dumps(msg, ensure_ascii=False, default=str))
             continue
@@ -215,8 +218,7 @@ def _reply(body: dict) -> tuple[dict, dict] | None:
 
 def message_events(msg, session: str, seq: int, names: dict, reply: dict | None) -> list[dict]:
     """The canonical events of one Chat Completions message (LOG-FORMATS.md §4 table)."""
-    if not isinstance(msg, dict):
-        raise ValueError("a message is not a JSON object")
+    msg = whole(obj(msg, "message"))
     role = msg.get("role")
     out: list[dict] = []
 
@@ -235,18 +237,19 @@ def message_events(msg, session: str, seq: int, names: dict, reply: dict | None)
     elif role == "assistant":
         if text or msg.get("refusal"):
             add("ASSISTANT", text or msg["refusal"])
-        calls = list(msg.get("tool_calls") or [])
+        calls = list(objects(msg.get("tool_calls") or None, "tool_calls"))
         if isinstance(msg.get("function_call"), dict):  # legacy: one call, no id
             calls.append({"function": msg["function_call"]})
-        for call in calls:
-            fn = call.get("function") or call.get("custom") or {}
-            call_id = call.get("id") or None
+        for n, call in enumerate(calls):
+            fn = opt_obj(call.get("function") or call.get("custom") or None,
+                         f"tool_calls[{n}].function")
+            call_id = scalar(call.get("id"), f"tool_calls[{n}].id") or None
             add("CALL", _arguments(fn.get("arguments", fn.get("input"))), call_id=call_id,
-                tool=fn.get("name"))
+                tool=scalar(fn.get("name"), f"tool_calls[{n}].function.name"))
             if call_id:
                 names[call_id] = fn.get("name")
     elif role in ("tool", "function"):
-        call_id = msg.get("tool_call_id") or None
+        call_id = scalar(msg.get("tool_call_id"), "tool_call_id") or None
         add("RESULT", text, call_id=call_id, tool=msg.get("name") or names.get(call_id))
     else:
         raise ValueError(f"unknown message role {role!r}")
@@ -262,9 +265,10 @@ def content_text(content) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(p.get("text", "") if isinstance(p, dict) and "text" in p
+        return "\n".join(typed_text(p["text"], f"content[{i}].text")
+                         if isinstance(p, dict) and "text" in p
                          else f"[{p.get('type', 'part')}]" if isinstance(p, dict) else str(p)
-                         for p in content)
+                         for i, p in enumerate(content))
     return json.dumps(content, ensure_ascii=False)
 
 

@@ -12,11 +12,12 @@ call of one response and onto its observations, stays in ``raw``; it is never ``
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from explorer.formats.record import Record, reason_word
 from explorer.formats.swe_agent import event, json_prefix, load_document, unreadable
+from explorer.formats.typed import WrongType, items, obj, opt_obj, rejected, scalar, whole
 
 NAME = "openhands"
 BINARY = False
@@ -55,31 +56,39 @@ def records(path: Path) -> Iterator[Record]:
         if not isinstance(item, dict):
             yield Record(seq, error="event is not an object", text=json.dumps(item))
             continue
-        kind = item.get("action") or item.get("observation")
-        if kind in _STATE:
-            yield Record(seq, skipped="agent state")
-            continue
-        evs = _item_events(item, call_of)
-        if not evs:
-            yield Record(seq, skipped=f"{reason_word(kind) if kind else 'unknown'} event without content")
-            continue
-        eid = item.get("id")
-        for sub, ev in enumerate(evs):
-            ev.update(session_id=session, seq=seq, sub=sub, ts=item.get("timestamp"))
-            if eid is not None:
-                ev["event_id"] = str(eid) if len(evs) == 1 else f"{eid}#{sub}"
-        evs[0]["raw"] = item
-        yield Record(seq, events=evs)
+        try:
+            yield _record(seq, session, item, call_of)
+        except WrongType as exc:   # a value of the wrong type: this event only is rejected
+            yield rejected(seq, exc, json.dumps(item, ensure_ascii=False))
+
+
+def _record(seq: int, session: str, item: dict, call_of: dict) -> Record:
+    """The Record of one event of the stream."""
+    kind = whole(item).get("action") or item.get("observation")
+    if isinstance(kind, str) and kind in _STATE:
+        return Record(seq, skipped="agent state")
+    evs = _item_events(item, call_of)
+    if not evs:
+        what = reason_word(kind) if kind else "unknown"
+        return Record(seq, skipped=f"{what} event without content")
+    eid = scalar(item.get("id"), "id")
+    for sub, ev in enumerate(evs):
+        ev.update(session_id=session, seq=seq, sub=sub,
+                  ts=scalar(item.get("timestamp"), "timestamp"))
+        if eid is not None:
+            ev["event_id"] = str(eid) if len(evs) == 1 else f"{eid}#{sub}"
+    evs[0]["raw"] = item
+    return Record(seq, events=evs)
 
 
 def _item_events(item: dict, call_of: dict) -> list[dict]:
-    meta = item.get("tool_call_metadata") or {}
-    call_id = meta.get("tool_call_id") or None
-    tool = meta.get("function_name")
-    response = meta.get("model_response") or {}
-    message_id = response.get("id") if isinstance(response, dict) else None
-    args = item.get("args") or {}
-    action = item.get("action")
+    meta = opt_obj(item.get("tool_call_metadata") or None, "tool_call_metadata")
+    call_id = scalar(meta.get("tool_call_id"), "tool_call_metadata.tool_call_id") or None
+    tool = scalar(meta.get("function_name"), "tool_call_metadata.function_name")
+    response = opt_obj(meta.get("model_response") or None, "tool_call_metadata.model_response")
+    message_id = scalar(response.get("id"), "tool_call_metadata.model_response.id")
+    args = opt_obj(item.get("args") or None, "args")
+    action = scalar(item.get("action"), "action")
     if action == "message":
         kind = "USER" if item.get("source") == "user" else "ASSISTANT"
         return [event(kind=kind, text=_text(args.get("content", item.get("message"))),
@@ -90,7 +99,7 @@ def _item_events(item: dict, call_of: dict) -> list[dict]:
         summary = args.get("summary") or item.get("message")
         return [event(kind="SUMMARY", text=_text(summary), synthetic=True)]
     if action:
-        call_of[item.get("id")] = call_id
+        call_of[scalar(item.get("id"), "id")] = call_id
         thought = _text(args.get("thought"))
         head = [event(kind="ASSISTANT", text=thought, message_id=message_id)] if thought else []
         return head + [event(kind="CALL", call_id=call_id, tool=tool or action,
@@ -99,26 +108,30 @@ def _item_events(item: dict, call_of: dict) -> list[dict]:
         if "cause" not in item and not meta:
             return [event(kind="OTHER", text=_text(item.get("content") or item.get("message")))]
         if call_id is None:
-            call_id = call_of.get(item.get("cause"))
+            call_id = call_of.get(scalar(item.get("cause"), "cause"))
         return [event(kind="RESULT", call_id=call_id, tool=tool,
                       text=_text(item.get("content")), is_error=_is_error(item))]
     return []
 
 
-def _arguments(response, call_id, args: dict) -> str:
+def _arguments(response: dict, call_id, args: dict) -> str:
     """What the model wrote for the call (its ``arguments`` in the response), else the
     action's ``args`` without the thought."""
-    for choice in (response.get("choices") or []) if isinstance(response, dict) else []:
-        for call in ((choice or {}).get("message") or {}).get("tool_calls") or []:
-            if call_id and call.get("id") == call_id:
-                return _text((call.get("function") or {}).get("arguments"))
+    path = "tool_call_metadata.model_response.choices"
+    for i, choice in enumerate(items(response.get("choices"), path)):
+        message = opt_obj(opt_obj(choice, f"{path}[{i}]").get("message"), f"{path}[{i}].message")
+        calls = f"{path}[{i}].message.tool_calls"
+        for j, call in enumerate(items(message.get("tool_calls"), calls)):
+            if call_id and obj(call, f"{calls}[{j}]").get("id") == call_id:
+                function = opt_obj(call.get("function"), f"{calls}[{j}].function")
+                return _text(function.get("arguments"))
     return json.dumps({k: v for k, v in args.items() if k != "thought"}, ensure_ascii=False)
 
 
 def _is_error(item: dict) -> bool:
     if item.get("observation") == "error" or item.get("success") is False:
         return True
-    meta = (item.get("extras") or {}).get("metadata")
+    meta = opt_obj(item.get("extras") or None, "extras").get("metadata")
     code = meta.get("exit_code") if isinstance(meta, dict) else None
     return isinstance(code, int) and code != 0
 

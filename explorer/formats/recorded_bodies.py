@@ -16,7 +16,7 @@ import json
 import zlib
 
 from explorer.formats import limits
-
+from explorer.formats.json_values import loads
 
 
 def recorded_body(body: str | bytes) -> dict | None:
@@ -29,7 +29,7 @@ def recorded_body(body: str | bytes) -> dict | None:
                 return None
         body = body.decode("utf-8", "replace")
     try:
-        value = json.loads(body)
+        value = loads(body)
     except ValueError:
         return _from_events(body)
     return value if isinstance(value, dict) else None

@@ -19,13 +19,14 @@ is not read: its columns are not published, so such rows are rejected as unknown
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Iterator
 
 from explorer.formats import spring_ai_owners
 from explorer.formats import spring_ai_rows as dump
+from explorer.formats.json_values import loads
 from explorer.formats.record import Record
+from explorer.formats.typed import objects, scalar
 
 NAME = "spring-ai-session"
 BINARY = False
@@ -67,7 +68,7 @@ def row_events(row: dict, owners: dict[str, str] | None = None) -> list[dict]:
     common = {
         "session_id": str(session),
         "seq": _seq(row.get("seq")),
-        "ts": row.get("timestamp"),
+        "ts": scalar(row.get("timestamp"), "timestamp"),
         "message_id": str(row_id),
         "synthetic": synthetic,
         "archived": _flag(row, "archived"),
@@ -116,7 +117,7 @@ def _elements(value, kind: str) -> list[dict]:
         if not value.strip():
             return []
         try:
-            value = json.loads(value)
+            value = loads(value)
         except ValueError as exc:
             raise ValueError(f"message_data is not valid JSON: {exc}") from exc
     if value is None:
@@ -124,7 +125,7 @@ def _elements(value, kind: str) -> list[dict]:
     if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
         raise ValueError("message_data is not an array of objects "
                          f"({'tool calls' if kind == 'ASSISTANT' else 'tool responses'})")
-    return value
+    return objects(value, "message_data")   # an element with a repeated key is refused
 
 
 def _required(row: dict, name: str):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Iterator
 
 from explorer.formats import LogFileError
+from explorer.formats.json_values import Repeated, loads, repeated_error
 from explorer.formats.lines import json_lines
 
 EVENTS = "AI_SESSION_EVENT"
@@ -137,7 +138,7 @@ def _open(path: Path) -> io.TextIOBase:
 
 def _json_rows(path: Path, fh) -> Iterator[Row]:
     try:
-        doc = json.load(fh)
+        doc = loads(fh.read())
     except (ValueError, OSError, EOFError, RecursionError) as exc:
         raise LogFileError(path, f"a Spring AI session dump that is not valid JSON ({exc})") from exc
     tables = [doc] if isinstance(doc, list) else [v for v in doc.values() if isinstance(v, list)]
@@ -167,6 +168,8 @@ def _json_row(number: int, item, table: str | None) -> Row:
     text = json.dumps(item, ensure_ascii=False)
     if not isinstance(item, dict):
         return Row(number, table, None, text, "not a JSON object of a table row")
+    if isinstance(item, Repeated):
+        return Row(number, table, None, text, repeated_error(item.key))
     return Row(number, table, {_name(k): v for k, v in item.items()}, text)
 
 

@@ -20,7 +20,9 @@ import json
 from pathlib import Path
 from typing import Callable, Iterator
 
+from explorer.formats.json_values import loads
 from explorer.formats.record import Record
+from explorer.formats.typed import WrongType, items, objects, opt_obj, rejected, scalar, whole
 
 NAME = "swe-agent"
 BINARY = False
@@ -111,7 +113,7 @@ def load_document(path: Path):
     try:
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
-        return json.loads(data.decode("utf-8-sig"))
+        return loads(data.decode("utf-8-sig"))
     except RecursionError:
         return unreadable(data, "JSON nested too deeply to read")
     except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -171,13 +173,18 @@ def records(path: Path) -> Iterator[Record]:
         if not isinstance(entry, dict):
             yield Record(seq, error="history entry is not an object", text=json.dumps(entry))
             continue
-        evs, waiting = _entry_events(entry, waiting)
+        try:
+            evs, waiting = _entry_events(whole(entry), waiting)
+        except WrongType as exc:   # a value of the wrong type: this entry only is rejected
+            yield rejected(seq, exc, json.dumps(entry, ensure_ascii=False))
+            continue
         for sub, ev in enumerate(evs):
             ev.update(session_id=session, seq=seq, sub=sub, message_id=f"history[{index}]")
         if evs and index == 0:
             evs[0]["raw"] = {"history_entry": entry, "info": doc.get("info")}
         yield Record(seq, events=evs) if evs else Record(seq, skipped="empty message")
-    for index, _step in enumerate(doc.get("trajectory") or []):
+    steps = doc.get("trajectory")
+    for index in range(len(steps) if isinstance(steps, list) else 0):
         yield Record(index + 1, skipped="trajectory step (a copy of history)")
 
 
@@ -189,7 +196,8 @@ def _entry_events(entry: dict, waiting: bool) -> tuple[list[dict], bool]:
         return [event(kind="SYSTEM", text=text, raw=entry)], False
     if role == "tool":
         # One observation answers every id listed: its text is counted once, on the first.
-        ids = entry.get("tool_call_ids") or [None]
+        ids = [scalar(i, f"tool_call_ids[{n}]")
+               for n, i in enumerate(items(entry.get("tool_call_ids"), "tool_call_ids"))] or [None]
         return [event(kind="RESULT", call_id=i, text=text if n == 0 else "",
                       raw=entry if n == 0 else None) for n, i in enumerate(ids)], False
     if role == "user":
@@ -199,11 +207,12 @@ def _entry_events(entry: dict, waiting: bool) -> tuple[list[dict], bool]:
     if role == "assistant":
         thought = text or text_of(entry.get("thought"))
         evs = [event(kind="ASSISTANT", text=thought)] if thought else []
-        calls = entry.get("tool_calls") or []
-        for call in calls:
-            fn = call.get("function") or {}
+        calls = objects(entry.get("tool_calls"), "tool_calls")
+        for n, call in enumerate(calls):
+            fn = opt_obj(call.get("function"), f"tool_calls[{n}].function")
             args = fn.get("arguments")
-            evs.append(event(kind="CALL", call_id=call.get("id"), tool=fn.get("name"),
+            evs.append(event(kind="CALL", call_id=scalar(call.get("id"), f"tool_calls[{n}].id"),
+                             tool=scalar(fn.get("name"), f"tool_calls[{n}].function.name"),
                              text=args if isinstance(args, str) else json.dumps(args),
                              raw=call))
         action = entry.get("action")

@@ -10,13 +10,14 @@ account for every record (:func:`explorer.ingest.imports.import_file`).
 from __future__ import annotations
 
 import json
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 
 from explorer.formats import agentscope
 from explorer.formats.reader import Lines
 from explorer.formats.record import Record
+from explorer.formats.typed import clean
 from explorer.ingest.scan import Chunk, lines_chunk, register_lines
 from explorer.jobs import ProgressHook
 from explorer.store.db import Db
@@ -46,8 +47,10 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
         map_recs.append(rec)
         map_skips.append(None)
         staged.line.append(line)
-        staged.text.append(text)
-        staged.err.append(err)
+        # A lone surrogate (a JSON escape, or an undecodable byte) is no UTF-8: pyarrow
+        # could not stage it; it is kept visible as its escape (explorer.formats.typed).
+        staged.text.append(clean(text, json_text=err is None))
+        staged.err.append(clean(err))
 
     def flush() -> Chunk | None:
         """Stage the block gathered so far: its chunk (None when it has no rows)."""
@@ -72,7 +75,7 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
         if record.error is None and not record.events:
             map_rows.append(None)
             map_recs.append(rec)
-            map_skips.append((record.skipped or NO_EVENTS)[:120])
+            map_skips.append(clean((record.skipped or NO_EVENTS)[:120]))
         if len(staged.line) >= BLOCK or len(map_recs) >= 4 * BLOCK:
             if (chunk := flush()) is not None:
                 yield chunk
