@@ -65,15 +65,21 @@ def hostile_file(tmp_path) -> Path:
     return path
 
 
-@pytest.fixture
-def window(qtbot, hostile_file):
-    window = make_window([str(hostile_file)])
+def imported_window(qtbot, path: Path, wait: int = WAIT):
+    """A window that imported ``path`` and lists its sessions, nothing left running."""
+    window = make_window([str(path)])
     qtbot.addWidget(window)
-    with qtbot.waitSignal(window.import_ended, timeout=WAIT) as ended:
+    with qtbot.waitSignal(window.import_ended, timeout=wait) as ended:
         pass
     assert ended.args == ["finished"]
     qtbot.waitUntil(lambda: not window.jobs.is_busy() and window.model.rowCount() > 0,
-                    timeout=WAIT)
+                    timeout=wait)
+    return window
+
+
+@pytest.fixture
+def window(qtbot, hostile_file):
+    window = imported_window(qtbot, hostile_file)
     yield window
     window.close()
 

@@ -18,8 +18,7 @@ from explorer.cli.main import main
 from explorer.formats import LogFileError
 from explorer.store.durability import unfinished_message
 from explorer.text_escape import ELLIPSIS, HEAD, TAIL, elided, visible
-from tests.test_plain_text import shown
-from widgets.app import make_window
+from tests.test_plain_text import imported_window, shown
 from widgets.plain_text import tooltip
 
 WAIT = 120_000
@@ -38,14 +37,7 @@ def write_jsonl(path: Path, sessions: list[str]) -> Path:
 
 
 def open_window(qtbot, path: Path):
-    window = make_window([str(path)])
-    qtbot.addWidget(window)
-    with qtbot.waitSignal(window.import_ended, timeout=WAIT) as ended:
-        pass
-    assert ended.args == ["finished"]
-    qtbot.waitUntil(lambda: not window.jobs.is_busy() and window.model.rowCount() > 0,
-                    timeout=WAIT)
-    return window
+    return imported_window(qtbot, path, WAIT)
 
 
 def show(qtbot, window, session: str) -> None:
