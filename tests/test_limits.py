@@ -19,6 +19,7 @@ import pytest
 from explorer.cli.main import main
 from explorer.formats import limits
 from explorer.ingest.imports import import_paths
+from tests.conftest import CORPUS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -323,3 +324,21 @@ def test_a_sample_that_is_no_object_is_a_rejected_record(store, tmp_path):
     assert _sessions(store) == ["E/2/1"]
     assert store.con.execute("SELECT reason FROM rejected").fetchall() == [
         ("entry samples/1_epoch_1.json: a JSON list, not an object",)]
+
+
+def test_a_gzip_document_past_the_limit_is_one_rejected_record(store, tmp_path, limited):
+    """A whole-document reader (SWE-agent's .traj) inflates within the limits too: the real
+    trajectory gzipped reads as itself, and past a small limit is one rejected record."""
+    real = CORPUS / "swe-agent" / ("princeton-nlp-SWE-agent__marshmallow-code__"
+                                   "marshmallow-1867.traj")
+    path = tmp_path / "run.traj.gz"
+    path.write_bytes(gzip.compress(real.read_bytes()))
+    gzipped, plain = (import_paths(store, [p]).files[0] for p in (path, real))
+    assert gzipped.events == plain.events > 0 and gzipped.rejected == plain.rejected
+    limited(max_line_bytes=4096)
+    other = tmp_path / "other.traj.gz"
+    other.write_bytes(gzip.compress(real.read_bytes()))
+    report = import_paths(store, [other]).files[0]
+    assert (report.events, report.rejected) == (0, 1)
+    reasons = store.con.execute("SELECT reason FROM rejected").fetchall()
+    assert ("document longer than the 4 KiB limit (--max-line-bytes)",) in reasons
