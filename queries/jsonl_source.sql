@@ -1,16 +1,21 @@
 -- The canonical fields of staged JSON Lines (table stage_lines: row_no, line, src, err),
--- each as text, plus whether the record has keys outside the format ($known).
+-- each as text, plus whether the record has keys outside the format ($known). A record
+-- that repeats a key is rejected naming it: DuckDB would keep the first value only, and the
+-- second would be nowhere (json_keys lists every key, repeats included).
 SELECT
     row_no, line, src AS src_rec,
     coalesce(err, CASE WHEN NOT json_valid(src) THEN 'invalid JSON'
-                       WHEN json_type(src) <> 'OBJECT' THEN 'not a JSON object' END) AS err,
-    coalesce(len(list_filter(json_keys(ok_src), lambda k: NOT list_contains($known, k))) > 0, false) AS has_extra,
+                       WHEN json_type(src) <> 'OBJECT' THEN 'not a JSON object'
+                       WHEN len(keys) <> list_unique(keys) THEN
+                           'key ''' || left(list_filter(keys, lambda k, i: list_position(keys, k) < i)[1], 80)
+                           || ''' repeated (a record names each key once)' END) AS err,
+    coalesce(len(list_filter(keys, lambda k: NOT list_contains($known, k))) > 0, false) AS has_extra,
     v[1] AS session_id, v[2] AS seq, v[3] AS sub, v[4] AS ts, v[5] AS kind, v[6] AS call_id,
     v[7] AS tool, v[8] AS text, v[9] AS chars, v[10] AS cjk, v[11] AS tokens, v[12] AS user_id,
     v[13] AS turn, v[14] AS message_id, v[15] AS event_id, v[16] AS is_error,
     v[17] AS synthetic, v[18] AS branch, v[19] AS archived, v[20] AS raw
 FROM (
-    SELECT *, json_extract_string(ok_src, [
+    SELECT *, json_keys(ok_src) AS keys, json_extract_string(ok_src, [
         '$.session_id', '$.seq', '$.sub', '$.ts', '$.kind', '$.call_id', '$.tool', '$.text',
         '$.chars', '$.cjk', '$.tokens', '$.user_id', '$.turn', '$.message_id', '$.event_id',
         '$.is_error', '$.synthetic', '$.branch', '$.archived', '$.raw']) AS v

@@ -300,3 +300,22 @@ def test_a_cassette_whose_messages_are_not_a_list_is_read(seeds, tmp_path):
           target)
     problems, _ = _import(target)
     assert problems == []
+
+
+def test_a_repeated_key_in_canonical_json_lines_rejects_that_line(tmp_path):
+    """DuckDB reads canonical JSON Lines and would keep a repeated key's first value only:
+    the line is rejected naming the key, every other line imported as before."""
+    import gzip
+
+    from explorer.cli.demo import demo_paths
+    seed = demo_paths()[0]
+    lines = gzip.decompress(seed.read_bytes()).decode("utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if '"text"' in line)
+    lines[at] = lines[at][:-1] + ', "text": "a second text"}'
+    target = tmp_path / "repeated.jsonl"
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before, _ = _import_one(seed)
+    after, reasons = _import_one(target)
+    assert "key 'text' repeated (a record names each key once)" in reasons
+    assert after.rejected == before.rejected + 1 and after.records == before.records
+    assert after.events == before.events - 1
