@@ -342,3 +342,21 @@ def test_a_gzip_document_past_the_limit_is_one_rejected_record(store, tmp_path, 
     assert (report.events, report.rejected) == (0, 1)
     reasons = store.con.execute("SELECT reason FROM rejected").fetchall()
     assert ("document longer than the 4 KiB limit (--max-line-bytes)",) in reasons
+
+
+def test_a_gzip_spring_ai_dump_past_the_ratio_limit_is_refused(store, tmp_path, limited):
+    """The Spring AI dump reader (CSV or JSON through one stream, no real file: rows built
+    from SPRING-AI-SESSION.md by the format's tests) inflates within the limits too."""
+    from tests.test_format_spring_ai import sample_rows, write_csv
+    rows = sample_rows()
+    plain = write_csv(tmp_path / "events.csv", rows)
+    path = tmp_path / "events.csv.gz"
+    path.write_bytes(gzip.compress(plain.read_bytes()))
+    within = import_paths(store, [path])
+    assert not within.errors and within.files[0].events > 0
+    limited(max_ratio=1, ratio_floor_bytes=16)   # any gzip of text expands more than that
+    bomb = tmp_path / "bomb.csv.gz"
+    bomb.write_bytes(path.read_bytes())
+    refused = import_paths(store, [bomb])
+    assert len(refused.errors) == 1 and not refused.files
+    assert "bomb.csv.gz" in str(refused.errors[0]) and "(--max-ratio)" in str(refused.errors[0])
