@@ -54,3 +54,15 @@ def elided(text: str) -> str:
     if not is_elided(text):
         return visible(text)
     return visible(text[:HEAD]) + ELLIPSIS + visible(text[-TAIL:])
+
+
+#: What log text keeps as it is: line ends (\n, \r) and tabs.
+_IN_TEXT = re.compile(_INVISIBLE.pattern.replace("\x00-\x1f", "\x00-\x08\x0b\x0c\x0e-\x1f"))
+
+
+def visible_text(text: str) -> str:
+    """Log text made visible as :func:`visible` does, its line ends and tabs kept as they
+    are (the event detail shows a message as written, but no character in it hides or
+    turns the rest around)."""
+    return _IN_TEXT.sub(_escape, text)
+

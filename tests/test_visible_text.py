@@ -226,3 +226,17 @@ def test_a_parquet_file_of_20000_columns_is_refused_saying_how_many(capsys, tmp_
     assert status == 2
     assert f"{path}: the Parquet file has 20,003 columns; at most 1,000 are read" in err
     assert "Out of Memory" not in err
+
+
+def test_the_event_detail_and_the_tree_preview_show_log_text_visibly():
+    """Log text keeps its line ends and tabs in the detail, but no character in it hides
+    itself or turns the rest around; ids there are escaped like everywhere else; the tree's
+    one-line preview escapes them too."""
+    from explorer.session.event_texts import preview_text
+    from widgets.event_detail import describe
+    text = "first line\r\n\tsecond \u202eline\u200b \x1b[31mred"
+    event = {"call_id": "c\u202e1", "cost": 3, "turn_no": 1, "text": text}
+    shown = describe(event, "s\u200bx")
+    assert "session_id: s\\u200bx" in shown and "call_id: c\\u202e1" in shown
+    assert "first line\r\n\tsecond \\u202eline\\u200b \\x1b[31mred" in shown
+    assert preview_text(text) == "first line second \\u202eline\\u200b \\x1b[31mred"

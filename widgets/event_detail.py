@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from explorer.session.reported_usage import reported_usage, usage_text
 from explorer.session.view_overlay import VIEW_ERROR_TEXT, SyntheticItem
+from explorer.text_escape import visible, visible_text
 
 _FIELDS = ("session_id", "seq", "sub", "kind", "tool", "call_id", "event_id", "message_id",
            "user_id", "turn", "branch", "is_error", "synthetic", "archived")
@@ -36,7 +37,7 @@ def describe(event: dict, session_id: str, view: ViewState | None = None,
     for name in _FIELDS:
         value = session_id if name == "session_id" else event.get(name)
         if value is not None:
-            lines.append(f"{name}: {value}")
+            lines.append(f"{name}: {visible(str(value))}")
     if event.get("ts") is not None:
         when = dt.datetime.fromtimestamp(event["ts"] / 1000, tz=dt.timezone.utc)
         lines.append(f"ts: {event['ts']} ({when.isoformat(timespec='milliseconds')})")
@@ -51,11 +52,11 @@ def describe(event: dict, session_id: str, view: ViewState | None = None,
     if view is not None:
         lines += ["", *_view_lines(view)]
     if event.get("text") is not None:
-        lines += ["", "text:", event["text"]]
+        lines += ["", "text:", visible_text(event["text"])]
     elif event.get("chars") is not None:
         lines.append(f"content: {event['chars']:,} characters{' (CJK)' if event.get('cjk') else ''}")
     if event.get("raw") is not None:
-        lines += ["", "raw record:", event["raw"]]
+        lines += ["", "raw record:", visible_text(event["raw"])]
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from explorer.store.db import Db
+from explorer.text_escape import visible
 
 #: The longest preview, in characters (a longer one is cut and ends with an ellipsis).
 PREVIEW = 80
@@ -27,7 +28,7 @@ KEPT = 64
 
 def preview_text(text: str | None) -> str:
     """The first words of an event's text, on one line, at most :data:`PREVIEW` characters."""
-    flat = " ".join((text or "").split()[:40])
+    flat = visible(" ".join((text or "").split()[:40]))   # no bidi or zero-width left hidden
     return flat if len(flat) <= PREVIEW else flat[:PREVIEW - 1] + "…"
 
 
