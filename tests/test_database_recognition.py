@@ -260,3 +260,28 @@ def test_a_failed_checkpoint_after_a_durable_commit_is_a_database_message(tmp_pa
     assert database_problem(path, stopped).startswith(
         f"{path}: DuckDB stopped using the database after a failed write (DuckDB: FATAL Error")
     assert database_problem(path, duckdb.BinderException("Binder Error: no column x")) is None
+
+
+def test_a_full_disk_during_an_import_in_the_window_is_said_as_such(qtbot, tmp_path,
+                                                                     monkeypatch):
+    """The window's import meets the full disk DuckDB reports (its own exception, raised
+    where the import writes): the box and the status bar say what to do, not DuckDB's text
+    alone."""
+    import duckdb
+
+    from explorer.model import Order
+    from widgets import import_job
+    from widgets.app import make_window
+
+    def full(store, paths, progress, should_stop):
+        raise duckdb.IOException('Could not write file "x.wal": No space left on device')
+    monkeypatch.setattr(import_job, "import_task", full)
+    db = tmp_path / "mine.duckdb"
+    window = make_window([], str(db), Order.SEQ)
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.import_ended, timeout=60_000) as ended:
+        window.import_paths([str(_log(tmp_path / "a.jsonl"))])
+    assert ended.args == ["failed"]
+    said = window.error_box.text()
+    assert f"{db}: cannot write the database: the disk is full" in said
+    assert "free some space" in window.statusBar().currentMessage()

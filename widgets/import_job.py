@@ -9,7 +9,9 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QStatusBar
 
 from explorer.ingest.imports import ImportReport
+from explorer.store.damage import database_problem
 from explorer.store.db import Store
+from explorer.text_escape import visible
 from widgets.tasks import import_summary, import_task
 from widgets.window_chrome import JobStatus
 from widgets.workers import JobPool, Worker, reason
@@ -70,8 +72,13 @@ class ImportJob(QObject):
         self.ended.emit("finished")
 
     @Slot(object)
+    def failure_text(self, exc: BaseException) -> str:
+        """What a failed import says: a damaged, full or stopped database as such
+        (explorer.store.damage: naming the database and what to do), else the reason."""
+        return visible(database_problem(self.store.path, exc) or reason(exc))
+
     def _on_worker_failed(self, exc: Exception) -> None:
-        self._end(f"Import failed: {reason(exc)}")
+        self._end(f"Import failed: {self.failure_text(exc)}")
         self.failed.emit(exc)
         self.ended.emit("failed")
 

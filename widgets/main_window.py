@@ -273,7 +273,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_importer_failed(self, exc: Exception) -> None:
-        self._show_file_errors([reason(exc)])
+        self._show_file_errors([self.importer.failure_text(exc)])
 
     @Slot(object)
     def _on_sessions_shown(self, order: Order) -> None:
