@@ -249,3 +249,22 @@ def test_a_path_naming_no_file_is_said_once_not_remembered(tmp_path, capsys):
     assert str(typo) in capsys.readouterr().err
     assert main(["audit", "--json", "--db", db]) == 0
     assert json.loads(capsys.readouterr().out)["failed"] == []
+
+
+def test_a_file_too_big_for_the_memory_fails_alone(store, monkeypatch):
+    """DuckDB out of memory on a file even after the import's bound is lifted (a 32 MiB
+    line under `prlimit --as=4G`): that file fails with the reason, the others import."""
+    import duckdb
+
+    from explorer.ingest import imports
+    real = imports.import_file
+
+    def short_of_memory(db, path, *args):
+        if path == CODEX:
+            raise duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block")
+        return real(db, path, *args)
+    monkeypatch.setattr(imports, "import_file", short_of_memory)
+    report = import_paths(store, BATCH)
+    assert [Path(f.path) for f in report.files] == [p for p in BATCH if p != CODEX]
+    assert [Path(e.path) for e in report.errors] == [CODEX]
+    assert "not enough memory to import the file" in report.errors[0].reason

@@ -76,7 +76,12 @@ def _import_bounded(store: Db, path: Path, progress, should_stop) -> FileReport:
         with bounded_memory(store):
             return import_file(store, path, progress, should_stop)
     except duckdb.OutOfMemoryException:
-        return import_file(store, path, progress, should_stop)
+        try:
+            return import_file(store, path, progress, should_stop)
+        except duckdb.OutOfMemoryException as exc:   # the machine's memory, not the bound
+            said = str(exc).splitlines()[0][:200] if str(exc) else "out of memory"
+            raise LogFileError(path, f"not enough memory to import the file, even without "
+                                     f"the import's memory bound (DuckDB: {said})") from exc
 
 
 def import_file(
