@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from explorer.audits import counts as audits
 from explorer.cli.demo import demo_paths
 from explorer.formats import LogFileError, detect
 from explorer.ingest.imports import import_paths
-from explorer.store.db import Db
+from explorer.store.db import Db, Store
 
 
 def jsonl(path: Path, rows: list[dict]) -> Path:
@@ -23,6 +24,19 @@ def jsonl(path: Path, rows: list[dict]) -> Path:
 def jsonl_present(path: Path, rows: list[dict]) -> Path:
     """Write generated rows as JSON Lines, leaving out the fields that are None (absent)."""
     return jsonl(path, [{k: v for k, v in r.items() if v is not None} for r in rows])
+
+
+@contextmanager
+def imported_rows(folder: Path, rows: list[dict]) -> Iterator[Store]:
+    """A fresh in-memory database holding generated ``rows`` (written to ``folder`` as
+    JSON Lines, absent fields left out), imported without a file error; closed after."""
+    path = jsonl_present(folder / "r.jsonl", rows)
+    store = Store()
+    try:
+        assert not import_paths(store, [path]).errors
+        yield store
+    finally:
+        store.close()
 
 
 def cassette_body(part: dict, streamed: Callable[[list[dict]], dict]) -> dict:

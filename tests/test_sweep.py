@@ -13,10 +13,8 @@ from explorer.cli.main import main
 from explorer.compaction.per_session import session_logs, sweep_by_sessions
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.sweep import FIGURES, VECTORIZED, sweep
-from explorer.ingest.imports import import_paths
 from explorer.model import CostSettings
-from explorer.store.db import Store
-from tests.helpers import jsonl_present, load
+from tests.helpers import imported_rows, load
 
 ORDERS = ("seq", "ts", "ts-unstable")
 BUDGETS = (3, 12, 40, 400)
@@ -68,13 +66,8 @@ def _same(store, strategies=VECTORIZED + FRAMEWORK) -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(row, min_size=1, max_size=30))
 def test_sweep_equals_per_session_views(tmp_path_factory, rows):
-    path = jsonl_present(tmp_path_factory.mktemp("logs") / "r.jsonl", rows)
-    store = Store()
-    try:
-        assert not import_paths(store, [path]).errors
+    with imported_rows(tmp_path_factory.mktemp("logs"), rows) as store:
         _same(store)
-    finally:
-        store.close()
 
 
 def test_sweep_equals_per_session_views_on_demo(store):

@@ -10,6 +10,7 @@ imports it with the real import.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
@@ -251,16 +252,34 @@ def test_a_lone_surrogate_is_kept_visible_as_its_escape(tmp_path):
         store.close()
 
 
-def test_a_repeated_key_on_a_line_rejects_that_line(tmp_path):
-    seed = CORPUS / SEEDS["claude-code"]
-    lines = seed.read_text(encoding="utf-8").splitlines()
-    lines[0] = lines[0][:-1] + ', "sessionId": "another"}'
+def _demo_log() -> Path:
+    from explorer.cli.demo import demo_paths
+    return demo_paths()[0]
+
+
+@pytest.mark.parametrize(("seed", "key", "reason", "one_event"), [
+    (lambda: CORPUS / SEEDS["claude-code"], "sessionId",
+     "key 'sessionId' repeated with two values", False),
+    # DuckDB reads canonical JSON Lines and would keep a repeated key's first value only.
+    (_demo_log, "text", "key 'text' repeated (a record names each key once)", True),
+], ids=["claude-code", "canonical-jsonl"])
+def test_a_repeated_key_on_a_line_rejects_that_line(tmp_path, seed, key, reason, one_event):
+    """The first line holding ``key`` gets it a second time, with another value: that line
+    is rejected naming the key, every other line imported as before (a canonical line is
+    one event; an agent's line may be several)."""
+    seed = seed()
+    data = seed.read_bytes()
+    lines = (gzip.decompress(data) if seed.suffix == ".gz" else data).decode("utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if f'"{key}"' in line)
+    lines[at] = lines[at][:-1] + f', "{key}": "another"}}'
     target = tmp_path / "repeated.jsonl"
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     before, _ = _import_one(seed)
     after, reasons = _import_one(target)
-    assert "key 'sessionId' repeated with two values" in reasons
+    assert reason in reasons
     assert after.rejected == before.rejected + 1 and after.records == before.records
+    if one_event:
+        assert after.events == before.events - 1
 
 
 def test_a_repeated_key_in_a_document_rejects_that_record(tmp_path):
@@ -301,21 +320,3 @@ def test_a_cassette_whose_messages_are_not_a_list_is_read(seeds, tmp_path):
     problems, _ = _import(target)
     assert problems == []
 
-
-def test_a_repeated_key_in_canonical_json_lines_rejects_that_line(tmp_path):
-    """DuckDB reads canonical JSON Lines and would keep a repeated key's first value only:
-    the line is rejected naming the key, every other line imported as before."""
-    import gzip
-
-    from explorer.cli.demo import demo_paths
-    seed = demo_paths()[0]
-    lines = gzip.decompress(seed.read_bytes()).decode("utf-8").splitlines()
-    at = next(i for i, line in enumerate(lines) if '"text"' in line)
-    lines[at] = lines[at][:-1] + ', "text": "a second text"}'
-    target = tmp_path / "repeated.jsonl"
-    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    before, _ = _import_one(seed)
-    after, reasons = _import_one(target)
-    assert "key 'text' repeated (a record names each key once)" in reasons
-    assert after.rejected == before.rejected + 1 and after.records == before.records
-    assert after.events == before.events - 1

@@ -22,11 +22,10 @@ from explorer.compaction.strategies import texts
 from explorer.compaction.strategies.one_session import corpus_of
 from explorer.compaction.view_metrics import ViewMetrics, figures, measure, measure_suffix
 from explorer.compaction.window import in_view
-from explorer.ingest.imports import import_paths
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
 from tests import metric_oracle
-from tests.helpers import jsonl, jsonl_present, load
+from tests.helpers import imported_rows, jsonl, load
 from tests.test_sweep import SETTINGS, row
 
 TEXTS = (*texts(), "spring-turns:1", "spring-events:3", "spring-summary:2", "agentscope:3:2",
@@ -150,14 +149,9 @@ def test_the_suffix_form_equals_the_per_event_form(stores):
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(row, min_size=1, max_size=30))
 def test_both_forms_and_the_oracle_agree_on_generated_logs(tmp_path_factory, rows):
-    path = jsonl_present(tmp_path_factory.mktemp("logs") / "r.jsonl", rows)
-    store = Store()
-    try:
-        assert not import_paths(store, [path]).errors
+    with imported_rows(tmp_path_factory.mktemp("logs"), rows) as store:
         for order in (Order.SEQ, Order.TS_UNSTABLE):
             c, _ = load_corpus(store, order, CostSettings())
             _compare_forms(c, TEXTS, (3, 12, 40), SETTINGS[:2])
             for log in session_logs(store, order, CostSettings(), SETTINGS[2]):
                 _compare_with_oracle(log, TEXTS, (3, 40), SETTINGS[2:])
-    finally:
-        store.close()
