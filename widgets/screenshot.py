@@ -4,16 +4,16 @@ selected and its compaction preview applied (for documentation and for headless 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 from PySide6.QtCore import QCoreApplication, QEventLoop
 
+from explorer.cli import messages
 from explorer.cli.demo import demo_paths
 from explorer.compaction.strategies import Strategy
 from explorer.model import Order
 from explorer.store.db import StoreError
-from explorer.text_escape import elided, visible
+from explorer.text_escape import elided
 
 TIMEOUT_S = 900
 
@@ -90,8 +90,7 @@ def run_screenshot(args: argparse.Namespace) -> int:
         shown = take(args.out, list(args.paths), args.db, args.session, args.strategy,
                      args.budget, args.size, Order(args.order), args.tab, args.tokenizer)
     except (ScreenshotError, StoreError, ValueError) as exc:
-        print(f"turnscope screenshot: error: {exc}", file=sys.stderr)
+        messages.error("screenshot", exc)
         return 2
-    print(f"wrote {visible(str(args.out))}" + (f" (session {elided(shown)})" if shown else ""),
-          file=sys.stderr)
+    messages.say(f"wrote {args.out}" + (f" (session {elided(shown)})" if shown else ""))
     return 0

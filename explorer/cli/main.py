@@ -212,7 +212,7 @@ def _run_on_database(args: argparse.Namespace) -> int:
         message = database_problem(args.db, exc)
         if message is None:
             raise
-        print(f"turnscope {args.command}: error: {message}", file=sys.stderr)
+        messages.error(args.command, message)
         return 2
 
 
