@@ -13,7 +13,7 @@ from explorer.cli import messages
 from explorer.formats import limits
 from explorer.model import TOKENIZERS, Order
 
-SUBCOMMANDS = ("audit", "generate", "screenshot", "sweep", "view")
+SUBCOMMANDS = ("audit", "export", "generate", "screenshot", "sweep", "view")
 _DISPLAY_HELP = (
     "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
     "  Run it under a virtual display:  xvfb-run -a {program} [PATH...]\n"
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "Without a subcommand, opens the desktop window (on the demo data when "
                     "no PATH is given).")
     _version_arg(parser)
-    sub = parser.add_subparsers(dest="command", metavar="{audit,sweep,view,generate}")
+    sub = parser.add_subparsers(dest="command", metavar="{audit,sweep,view,export,generate}")
     audit = sub.add_parser("audit", help="print the structural audits of AUDITS.md")
     audit.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
     _order_arg(audit)
@@ -97,6 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
         _verbose_arg(p)
     from explorer.cli.compaction import add_arguments
     add_arguments(sweep, view)
+    export = sub.add_parser("export", help="write the logs out as ATIF, OTel GenAI JSON or JSON Lines")
+    from explorer.cli.export import add_arguments as export_arguments
+    export_arguments(export)
+    _limit_args(export)
+    _verbose_arg(export)
     _screenshot_args(sub.add_parser(
         "screenshot", help="render the window offscreen to a PNG (demo data without paths)"))
     gen = sub.add_parser("generate", help="write a synthetic corpus (JSONL, .jsonl.gz, Parquet or CSV)")
@@ -174,11 +179,11 @@ def _closed_pipe() -> int:
 def _dispatch(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and (argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help")):
-        args = build_parser().parse_args(_hide_demo(argv))
+        args = _parse(argv)
         args.paths = _restore_demo(getattr(args, "paths", []))
         log_setup.configure(verbose=args.verbose)
         _configure_limits(args)
-        if args.command in ("audit", "sweep", "view"):
+        if args.command in ("audit", "sweep", "view", "export"):
             return _run_on_database(args)
         if args.command == "generate":
             return _run_generate(args)
@@ -195,6 +200,19 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     return _run_gui(_restore_demo(args.paths), args.db, args.order)
 
 
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """The subcommand's arguments; export's ``PATH... --to F OUT`` puts its paths before and
+    after the options (argparse takes one run of positionals)."""
+    parser = build_parser()
+    if argv[0] != "export":
+        return parser.parse_args(_hide_demo(argv))
+    args, rest = parser.parse_known_args(_hide_demo(argv))
+    if any(r.startswith("-") for r in rest):
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args.paths = list(args.paths) + rest
+    return args
+
+
 def _run_on_database(args: argparse.Namespace) -> int:
     """Run audit, sweep or view; a damaged, full or stopped database (at any step: opening,
     importing, reading) is said as such, naming it, with exit status 2 (explorer.store.damage)."""
@@ -205,6 +223,9 @@ def _run_on_database(args: argparse.Namespace) -> int:
         if args.command == "audit":
             from explorer.cli.audit import run_audit
             return run_audit(args)
+        if args.command == "export":
+            from explorer.cli.export import run_export
+            return run_export(args)
         from explorer.cli import compaction as compaction_command
         return (compaction_command.run_sweep if args.command == "sweep"
                 else compaction_command.run_view)(args)

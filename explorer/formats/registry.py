@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from explorer.formats import (
     anthropic_messages,
+    atif,
     canonical_csv,
     canonical_jsonl,
     canonical_parquet,
@@ -17,8 +18,10 @@ from explorer.formats import (
     codex_cli,
     gemini_cli,
     inspect_ai,
+    langfuse,
     openai_chat,
     openhands,
+    otlp_json,
     spring_ai,
     spring_ai_owners,
     swe_agent,
@@ -37,6 +40,9 @@ READERS: tuple[Reader, ...] = (
     spring_ai_owners,
     anthropic_messages,
     openai_chat,
+    atif,
+    langfuse,
+    otlp_json,
     canonical_parquet,
     canonical_jsonl,
     canonical_csv,

@@ -1,0 +1,16 @@
+"""Canonical JSON Lines (FORMAT.md): one event a line, the columns that have a value."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator, TextIO
+
+from explorer.export.source import Session
+
+
+def write(fh: TextIO, sessions: list[Session]) -> Iterator[None]:
+    """Write each session's events; yields after each session."""
+    for session in sessions:
+        for event in session.events:
+            fh.write(json.dumps(event, ensure_ascii=False) + "\n")
+        yield
