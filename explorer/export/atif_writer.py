@@ -13,7 +13,7 @@ findings in the ``extra.turnscope_findings`` of the step of their first event.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Iterator, TextIO
 
 from explorer.export.source import Session, findings_at
@@ -117,5 +117,5 @@ def _ext(ev: dict) -> dict:
 
 
 def _iso(ms: int) -> str:
-    when = datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    when = datetime.fromtimestamp(ms / 1000, tz=UTC)
     return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"

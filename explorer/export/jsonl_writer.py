@@ -11,6 +11,5 @@ from explorer.export.source import Session
 def write(fh: TextIO, sessions: list[Session]) -> Iterator[None]:
     """Write each session's events; yields after each session."""
     for session in sessions:
-        for event in session.events:
-            fh.write(json.dumps(event, ensure_ascii=False) + "\n")
+        fh.writelines(json.dumps(event, ensure_ascii=False) + "\n" for event in session.events)
         yield

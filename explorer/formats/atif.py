@@ -17,7 +17,7 @@ from typing import Iterator
 from explorer.formats.extension import apply_extension, read_extension
 from explorer.formats.genai_messages import as_text
 from explorer.formats.record import Record
-from explorer.formats.swe_agent import json_prefix, load_document, unreadable
+from explorer.formats.swe_agent import json_prefix, load_document
 from explorer.formats.typed import WrongType, items, obj, objects, opt_obj, rejected, scalar
 
 NAME = "atif"
@@ -83,7 +83,7 @@ def _trajectory(doc: dict, session: str, owner: dict, line: int) -> Iterator[Rec
             continue
         for sub, ev in enumerate(evs):
             ev.update(session_id=session, seq=seq, sub=sub, **owner)
-        evs[0]["raw"] = {k: v for k, v in step.items() if k not in ("message", "observation")}
+        evs[0]["raw"] = _raw(step, doc if seq == line + 1 else None)
         yield Record(seq, events=evs)
     line += len(doc["steps"])
     for sub_doc in items(doc.get("subagent_trajectories"), "subagent_trajectories"):
@@ -126,6 +126,22 @@ def _step(step: dict, parents: dict[str, str]) -> list[dict]:
         if step.get("is_copied_context") is True:
             ev.setdefault("archived", True)
     return evs
+
+
+def _raw(step: dict, doc: dict | None) -> dict:
+    """What the first event of a step keeps: the step but its message and observation, its
+    metrics as reported usage, and on a trajectory's first step the trajectory's own fields
+    (agent, notes, final_metrics, continued_trajectory_ref)."""
+    raw = {k: v for k, v in step.items() if k not in ("message", "observation")}
+    metrics = step.get("metrics")
+    if isinstance(metrics, dict):
+        raw["usage"] = {name: metrics[key] for name, key in (
+            ("input", "prompt_tokens"), ("output", "completion_tokens"),
+            ("cached", "cached_tokens")) if isinstance(metrics.get(key), int)}
+    if doc is not None:
+        raw["trajectory"] = {k: v for k, v in doc.items()
+                             if k not in ("steps", "subagent_trajectories")}
+    return raw
 
 
 def _message(value) -> str | None:

@@ -9,7 +9,7 @@ EVENT…) carry no message and are skipped (explorer.formats.spans).
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Iterator
 
@@ -91,7 +91,7 @@ def _ms(text) -> int | None:
     except ValueError:
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     return int(when.timestamp() * 1000)
 
 
