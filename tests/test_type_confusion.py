@@ -24,6 +24,7 @@ from explorer.formats import LogFileError, detect, registry
 from explorer.ingest.imports import import_paths
 from explorer.store.db import Store
 from tests.conftest import CORPUS
+from tests.interchange_samples import atif_sample, otlp_current
 from tests.test_format_spring_ai import sample_rows, write_jsonl
 from tests.test_fuzz import reconcile
 
@@ -37,10 +38,12 @@ SEEDS = {
     "codex-cli": "codex-cli/madshn-localpush__rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl",
     "anthropic-messages": "anthropic-messages/pydantic-pydantic-ai__test_anthropic_tool_with_thinking.yaml",
     "openai-chat-completions": "openai-chat-completions/pydantic-pydantic-ai__test_openai_tool_output.yaml",
+    "langfuse": "langfuse/langfuse-langfuse__openai-agents-2025-09-30.trace.json",
 }
-#: Formats without a corpus file (Spring AI dumps: made from the format test's rows; the
-#: owners table is a companion file, never imported alone).
-MADE = {"spring-ai-session"}
+#: Formats without a corpus file (Spring AI dumps: made from the format test's rows; ATIF
+#: and OTLP JSON: built from their specifications, tests/interchange_samples.py; the owners
+#: table is a companion file, never imported alone).
+MADE = {"spring-ai-session", "atif", "otel-json"}
 COMPANIONS = {"spring-ai-session-owners"}
 #: What a rejection for a wrong type says: ``<path>: expected <what>, got <type>``.
 WRONG = re.compile(r"[\w.\[\]]+: expected [a-z ]+, got [a-z]+")
@@ -123,6 +126,8 @@ def seeds(tmp_path_factory) -> dict[str, Path]:
     found = {name: CORPUS / rel for name, rel in SEEDS.items()}
     folder = tmp_path_factory.mktemp("seeds")
     found["spring-ai-session"] = write_jsonl(folder / "events.jsonl", sample_rows())
+    found["atif"] = atif_sample(folder / "trajectory.json")
+    found["otel-json"] = otlp_current(folder / "traces.json")
     return found
 
 

@@ -13,7 +13,7 @@ findings in the ``extra.turnscope_findings`` of the step of their first event.
 from __future__ import annotations
 
 import json
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from typing import Iterator, TextIO
 
 from explorer.export.source import Session, findings_at

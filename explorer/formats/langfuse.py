@@ -9,7 +9,7 @@ EVENT…) carry no message and are skipped (explorer.formats.spans).
 from __future__ import annotations
 
 import json
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Iterator
 
@@ -87,7 +87,7 @@ def _ms(text) -> int | None:
     if not isinstance(text, str):
         return None
     try:
-        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(text)
     except ValueError:
         return None
     if when.tzinfo is None:
