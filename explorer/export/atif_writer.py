@@ -7,7 +7,8 @@ SYSTEM (or OTHER) event a ``system`` step; an ASSISTANT event, or a CALL, opens 
 ``agent`` step that takes the CALLs right after it and then the RESULTs right after those
 that answer them. A RESULT no step takes is a ``system`` step with that observation. The
 fields ATIF has no place for ride in ``extra.turnscope`` (explorer.formats.extension), the
-findings in the ``extra.turnscope_findings`` of the step of their first event.
+findings in the ``extra.turnscope_findings`` of the step of their first event (of the
+trajectory, for those pointing at no exported event: the dropped duplicates).
 """
 
 from __future__ import annotations
@@ -50,8 +51,13 @@ def trajectory(session: Session) -> dict:
             step.setdefault("extra", {})["turnscope_findings"] = notes
         steps.append(step)
         i += taken
-    return {"schema_version": SCHEMA, "session_id": session.session_id,
-            "agent": {"name": "turnscope", "version": version()}, "steps": steps}
+    doc = {"schema_version": SCHEMA, "session_id": session.session_id,
+           "agent": {"name": "turnscope", "version": version()}, "steps": steps}
+    placed = {id(f) for s in steps for f in (s.get("extra") or {}).get("turnscope_findings", [])}
+    rest = [f for f in session.findings if id(f) not in placed]
+    if rest:   # findings on no exported event (dropped duplicates): the trajectory's own
+        doc["extra"] = {"turnscope_findings": rest}
+    return doc
 
 
 def _step(events: list[dict], i: int) -> tuple[dict, int]:
