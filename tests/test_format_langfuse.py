@@ -129,13 +129,16 @@ def test_openai_agents_figures_from_the_raw_observations():
     assert account.imported == types["GENERATION"]
 
 
-def test_reported_usage_rides_on_the_first_output_event():
+@pytest.mark.parametrize("path", [CLAUDE, OPENAI])
+def test_reported_usage_rides_on_the_first_output_event(path):
     from explorer.session.reported_usage import reported_usage
-    obs = _observations(OPENAI)
-    events, _ = _events(OPENAI)
+    obs = _observations(path)
+    events, _ = _events(path)
     usages = [reported_usage(e["raw"]) for e in events if e["raw"]]
-    want = [{"input": o["usageDetails"]["input"], "output": o["usageDetails"]["output"],
-             "cache_read": o["usageDetails"]["prompt_details.cache_read"]}
+    want = [{k: v for k, v in (("input", o["usageDetails"]["input"]),
+                               ("output", o["usageDetails"]["output"]),
+                               ("cache_read", o["usageDetails"].get("prompt_details.cache_read")))
+             if v is not None}
             for o in sorted((o for o in obs if o["type"] == "GENERATION"),
                             key=lambda o: o["startTime"])]
     assert [u for u in usages if u] == want

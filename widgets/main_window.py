@@ -21,6 +21,7 @@ from explorer.model import Order
 from explorer.store.db import Store
 from explorer.text_escape import elided
 from widgets.dialogs import about_box, file_errors_box
+from widgets.export_dialog import ExportJob
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
 from widgets.import_job import ImportJob
@@ -127,6 +128,7 @@ class MainWindow(QMainWindow):
         menus.open_action.triggered.connect(self.open_files)
         menus.recent.open_requested.connect(self.import_paths)
         menus.recent.database_requested.connect(self.database_requested)
+        self.exporter = ExportJob(self, menus.export_action)   # File → Export…
         menus.rejected_action.triggered.connect(self.show_rejected)
         menus.import_report_action.triggered.connect(self.show_last_report)
         menus.limits_action.triggered.connect(

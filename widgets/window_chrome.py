@@ -62,6 +62,9 @@ class WindowMenus(QObject):
             "&Import report…", parent, "How every record of the last import was counted")
         self.limits_action = self._action(
             "Import &limits…", parent, "What reading one file may cost before it is rejected")
+        self.export_action = self._action(
+            "&Export…", parent, "Write the current session or all as ATIF, OTel JSON or JSON Lines")
+        file_menu.addAction(self.export_action)
         file_menu.addAction(self.rejected_action)
         file_menu.addAction(self.import_report_action)
         file_menu.addAction(self.limits_action)

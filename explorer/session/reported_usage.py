@@ -14,6 +14,7 @@ USAGE_PATHS = (
     ("response", "usage"),                                  # Chat Completions / Messages
     ("tool_call_metadata", "model_response", "usage"),      # OpenHands
     ("usage",),                                             # Inspect AI (per model call)
+    ("raw", "usage"),           # span formats, the event kept whole (it has a note)
     ("tokens",),                                            # Gemini CLI
 )
 #: The names each figure goes by, in the formats above.
