@@ -146,7 +146,6 @@ def test_reported_usage_rides_on_the_first_output_event(path):
 
 @pytest.mark.parametrize("path", [CLAUDE, OPENAI])
 def test_a_session_per_trace(path):
-    events, _ = _events(path)
     store = Store()
     try:
         import_paths(store, [path])

@@ -106,8 +106,10 @@ def _call(ev: dict) -> dict:
 
 
 def _result(ev: dict) -> dict:
-    out = {"source_call_id": ev.get("call_id"), "content": ev.get("text"),
-           "extra": {KEY: _ext(ev)}}
+    ext = _ext(ev)
+    if ev.get("tool") is not None:
+        ext["tool"] = ev["tool"]   # an observation result names no tool
+    out = {"source_call_id": ev.get("call_id"), "content": ev.get("text"), "extra": {KEY: ext}}
     return {k: v for k, v in out.items() if v is not None}
 
 
