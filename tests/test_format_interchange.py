@@ -134,3 +134,26 @@ def test_a_span_without_trace_id_is_rejected_the_rest_imported(tmp_path):
     assert account.rejected == 1
     # the tool span now answers the call (no model call was sent its result)
     assert [e["kind"] for e in events] == ["SYSTEM", "USER", "CALL", "RESULT"]
+
+
+def test_a_conversation_over_two_traces_reads_the_repeated_history_once(tmp_path):
+    """A chat application's next turn is a new trace whose input repeats the conversation."""
+    doc = json.loads(samples.otlp_current(tmp_path / "a.json").read_text())
+    spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    later = {"role": "user", "parts": [{"type": "text", "content": "And Rome?"}]}
+    answer = {"role": "assistant", "parts": [{"type": "text", "content": "Sunny in Rome."}]}
+    system = [{"type": "text", "content": "Be brief."}]
+    history = [samples._USER, samples._CALL, samples._RESULT, samples._ANSWER, later]
+    span = samples._span("chat0003", "chat gpt-4o", 5000, 5300, {
+        "gen_ai.operation.name": "chat", "gen_ai.conversation.id": "conv-current",
+        "gen_ai.system_instructions": json.dumps(system),
+        "gen_ai.input.messages": json.dumps(history),
+        "gen_ai.output.messages": json.dumps([answer])}, parent=None)
+    span["traceId"] = "1" * 32
+    spans.insert(0, span)
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(doc))
+    events, _ = _stored(path)
+    assert [e["text"] for e in events][-3:] == ["It is rainy in Paris.", "And Rome?",
+                                                "Sunny in Rome."]
+    assert len(events) == 7

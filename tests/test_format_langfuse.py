@@ -153,3 +153,27 @@ def test_a_session_per_trace(path):
     finally:
         store.close()
     assert sessions == [(json.loads(path.read_text())["trace"]["id"],)]
+
+
+def test_a_session_export_of_several_traces(tmp_path):
+    """A Langfuse session (``{id, traces: [trace with its observations]}``) and a list of
+    trace exports: every observation is a record, the session's id is the session."""
+    docs = [json.loads(p.read_text(encoding="utf-8")) for p in (CLAUDE, OPENAI)]
+    session = {"id": "sess-1", "traces": [dict(d["trace"], observations=d["observations"])
+                                          for d in docs]}
+    listed = tmp_path / "list.json"
+    listed.write_text(json.dumps(docs))
+    grouped = tmp_path / "session.json"
+    grouped.write_text(json.dumps(session))
+    alone = [_events(p) for p in (CLAUDE, OPENAI)]
+    for path in (listed, grouped):
+        assert detect(path).NAME == "langfuse"
+        events, account = _events(path)
+        assert account.records == sum(len(d["observations"]) for d in docs)
+        assert len(events) == sum(len(e) for e, _ in alone)
+    store = Store()
+    try:
+        import_paths(store, [grouped])
+        assert store.con.execute("SELECT DISTINCT session_id FROM events").fetchall() == [("sess-1",)]
+    finally:
+        store.close()

@@ -73,10 +73,43 @@ class _Entry:
     raw: dict | None = None
 
 
-def rebuild(calls: list[ModelCall], runs: list[ToolRun]) -> tuple[dict[int, list[dict]], set[int]]:
-    """The events of one conversation by record (seq: the message's position from 1; sub:
-    the event's place in its message), and the records of tool runs whose result was
-    already sent to a model (they give no event)."""
+def rebuild(traces: list[tuple[list[ModelCall], list[ToolRun]]]
+            ) -> tuple[dict[int, list[dict]], set[int]]:
+    """The events of one session's conversation by record (seq: the message's position from
+    1; sub: the event's place in its message), and the records of tool runs whose result
+    was already sent to a model (they give no event). ``traces``: the model calls and tool
+    runs of each trace of the session; the traces follow one another by start time, and a
+    trace whose messages begin with the whole conversation so far (a chat application's
+    next turn) adds only what follows."""
+    conv: list[_Entry] = []
+    repeated: set[int] = set()
+    parts = []
+    for calls, runs in traces:
+        part, again = _conversation(calls, runs)
+        repeated |= again
+        times = [t for c in calls for t in (c.start,) if t is not None]
+        times += [r.start for r in runs if r.start is not None]
+        parts.append((min(times) if times else -1, part))
+    for _, part in sorted(parts, key=lambda p: p[0]):
+        if len(part) >= len(conv) and all(_same(a.message, b.message)
+                                          for a, b in zip(conv, part)):
+            part = part[len(conv):]
+        conv.extend(part)
+    by_record: dict[int, list[dict]] = {}
+    for seq, entry in enumerate(conv, start=1):
+        for sub, ev in enumerate(entry.message.events):
+            ev = dict(ev, seq=seq, sub=sub)
+            ev.setdefault("ts", entry.ts)
+            if entry.note and ev["kind"] != "USER" and "note" not in ev:
+                ev["note"] = entry.note   # a USER event with a note would open no turn
+            if sub == 0 and entry.raw is not None:
+                ev["raw"] = entry.raw
+            by_record.setdefault(entry.record, []).append(ev)
+    return by_record, repeated
+
+
+def _conversation(calls: list[ModelCall], runs: list[ToolRun]) -> tuple[list[_Entry], set[int]]:
+    """One trace's messages in conversation order, and its tool runs already answered."""
     conv: list[_Entry] = []
     for call in _call_order(calls):
         inferred = call.input is None
@@ -94,18 +127,7 @@ def rebuild(calls: list[ModelCall], runs: list[ToolRun]) -> tuple[dict[int, list
             note = BY_TIME if inferred or p < len(conv) else None
             conv.append(_Entry(msg, call.record, call.start, call.end, note,
                                call.raw if j == 0 else None))
-    repeated = _place_runs(conv, runs)
-    by_record: dict[int, list[dict]] = {}
-    for seq, entry in enumerate(conv, start=1):
-        for sub, ev in enumerate(entry.message.events):
-            ev = dict(ev, seq=seq, sub=sub)
-            ev.setdefault("ts", entry.ts)
-            if entry.note and ev["kind"] != "USER" and "note" not in ev:
-                ev["note"] = entry.note   # a USER event with a note would open no turn
-            if sub == 0 and entry.raw is not None:
-                ev["raw"] = entry.raw
-            by_record.setdefault(entry.record, []).append(ev)
-    return by_record, repeated
+    return conv, _place_runs(conv, runs)
 
 
 def _call_order(calls: list[ModelCall]) -> list[ModelCall]:

@@ -52,12 +52,12 @@ def records(spans: list[Span]) -> Iterator[Record]:
     """One record per span, in order: the events its session's conversation places in it,
     or why it gives none."""
     by_id = {(s.trace, s.span_id): s for s in spans if s.span_id}
-    sessions: dict[str, tuple[list[ModelCall], list[ToolRun]]] = {}
+    sessions: dict[str, dict[str, tuple[list[ModelCall], list[ToolRun]]]] = {}
     owners: dict[str, dict] = {}
     skipped: dict[int, str] = {}
     for span in spans:
         session = _inherited(span, by_id, SESSION_KEYS) or span.trace
-        calls, runs = sessions.setdefault(session, ([], []))
+        calls, runs = sessions.setdefault(session, {}).setdefault(span.trace, ([], []))
         what = _classify(span)
         if isinstance(what, ModelCall):
             calls.append(what)
@@ -73,8 +73,8 @@ def records(spans: list[Span]) -> Iterator[Record]:
             if isinstance(span.attrs.get(f"{KEY}.{name}"), str):
                 owner[name] = span.attrs[f"{KEY}.{name}"]
     events: dict[int, list[dict]] = {}
-    for session, (calls, runs) in sessions.items():
-        by_record, repeated = rebuild(calls, runs)
+    for session, traces in sessions.items():
+        by_record, repeated = rebuild(list(traces.values()))
         for record in repeated:
             skipped[record] = "tool result already sent to the model"
         for record, evs in by_record.items():
