@@ -157,3 +157,22 @@ def test_a_conversation_over_two_traces_reads_the_repeated_history_once(tmp_path
     assert [e["text"] for e in events][-3:] == ["It is rainy in Paris.", "And Rome?",
                                                 "Sunny in Rome."]
     assert len(events) == 7
+
+
+def test_parallel_calls_split_across_two_chat_spans_are_ordered_by_time_and_say_so(tmp_path):
+    """Two chat spans sent the same input, each giving one tool call (a model turn with two
+    parallel calls recorded as two generations): both calls are kept, by start time."""
+    def call(n):
+        return {"role": "assistant", "parts": [{"type": "tool_call", "id": f"call_{n}",
+                                                "name": "get_weather", "arguments": {"n": n}}]}
+    spans = [samples._span(f"chat000{n}", "chat", start, start + 100, {
+        "gen_ai.operation.name": "chat", "gen_ai.conversation.id": "split",
+        "gen_ai.input.messages": json.dumps([samples._USER]),
+        "gen_ai.output.messages": json.dumps([call(n)])}, parent=None)
+        for n, start in ((2, 300), (1, 100))]
+    path = tmp_path / "split.json"
+    path.write_text(json.dumps(samples._document(spans)))
+    from explorer.formats import otlp_json as reader
+    events = sorted((e for r in reader.records(path) for e in r.events), key=lambda e: e["seq"])
+    assert [(e["kind"], e.get("call_id"), e.get("note")) for e in events] == [
+        ("USER", None, None), ("CALL", "call_1", None), ("CALL", "call_2", "order by time")]
