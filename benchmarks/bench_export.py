@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from explorer.audits import counts as audits  # noqa: E402
-from explorer.cli.generate import generate  # noqa: E402
-from explorer.export import WRITERS, export  # noqa: E402
-from explorer.ingest.imports import import_paths  # noqa: E402
-from explorer.store.db import Store  # noqa: E402
+from explorer.audits import counts as audits
+from explorer.cli.generate import generate
+from explorer.export import WRITERS, export
+from explorer.ingest.imports import import_paths
+from explorer.store.db import Store
 
 NOT_KEPT = {"duplicates", "shared_keys"}
 
