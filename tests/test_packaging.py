@@ -84,6 +84,7 @@ BUNDLE_COMMANDS = (
     *(["view", "--demo", "--session", "k0002", "--strategy", "M2", "--budget", "1500",
        "--json", "--tokenizer", t] for t in ("o200k", "cl100k")),
     ["generate", "{out}/corpus.jsonl", "--sessions", "3", "--turns", "2"],
+    *(["export", "--demo", "--to", to, f"{{out}}/demo.{to}"] for to in ("atif", "otel-json")),
     *(["screenshot", "{out}/window.png", "--demo", "--size", "800x600", "--tokenizer", t]
       for t in ("o200k", "cl100k")),
 )
