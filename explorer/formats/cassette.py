@@ -240,19 +240,23 @@ class Conversation:
     messages: list
     lines: list[int]
     replies: dict[int, dict] = field(default_factory=dict)
+    #: The response id of each message that was (part of) a recorded reply, by index.
+    groups: dict[int, str] = field(default_factory=dict)
 
 
 Messages = Callable[[dict], "list | None"]
 Reply = Callable[[dict], "tuple[dict, dict] | None"]
 
 
-def read(path: Path, messages_of: Messages, reply_of: Reply):
+def read(path: Path, messages_of: Messages, reply_of: Reply, build=None):
     """Records of skipped interactions and the Conversations to import, in file order.
 
     ``messages_of(request body)`` gives the request's messages (None when the body is not
     of the reader's API); ``reply_of(response body)`` the reply message and its metadata.
     The session is the file name without extension, plus ``/<interaction>`` when a
-    cassette holds several conversations.
+    cassette holds several conversations. ``build(session, exchange, exchanges, messages by
+    exchange number, reply_of)`` makes the Conversation of a last request (by default that of
+    an API whose reply is one message).
     """
     from explorer.formats.record import Record
 
@@ -277,8 +281,9 @@ def read(path: Path, messages_of: Messages, reply_of: Reply):
             else:
                 yield Record(ex.line, skipped=skipped[ex.number])
             continue
-        yield _conversation(path.stem if len(heads) == 1 else f"{path.stem}/{ex.number}",
-                            ex, exchanges, msgs, reply_of)
+        yield (build or _conversation)(
+            path.stem if len(heads) == 1 else f"{path.stem}/{ex.number}", ex, exchanges, msgs,
+            reply_of)
         if ex.response_error:
             yield Record(ex.response_line, error=f"interaction {ex.number}, response body: "
                                                  f"{ex.response_error}")
