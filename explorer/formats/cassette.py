@@ -294,8 +294,9 @@ def read(path: Path, messages_of: Messages, reply_of: Reply, build=None):
 def _conversation(session: str, ex: Exchange, exchanges: list[Exchange], msgs: dict,
                   reply_of: Reply) -> Conversation:
     """The conversation of the last request ``ex``: its messages and reply, each assistant
-    message that was a recorded reply as the API sent it, unless the client replayed it
-    with call ids the reply does not have (then as replayed: later results name those)."""
+    message that was a recorded reply as the API sent it when the client replayed it with
+    parts left out, and as replayed when the client wrote something the reply does not
+    have (an id it made up, which later results name)."""
     own = msgs[ex.number]
     lines = [ex.line] * (len(own) - len(ex.message_lines)) + ex.message_lines[:len(own)]
     conv = Conversation(session, list(own), lines)
@@ -312,21 +313,19 @@ def _conversation(session: str, ex: Exchange, exchanges: list[Exchange], msgs: d
             continue
         if at == reply[0]:
             conv.replies[len(earlier)] = reply[1]
-        elif _ids(at) <= _ids(reply[0]):   # blocks dropped on replay (server tools, citations)
+        elif _leaves(at) <= _leaves(reply[0]):   # blocks dropped on replay (server tools,
+            # citations), nothing added: what the API sent is the fuller record
             conv.messages[len(earlier)] = reply[0]
             conv.replies[len(earlier)] = reply[1] | {"replayed_as": at}
-        else:                               # an id the client made up (for "")
+        else:   # something the client made up (an id for ""): later results may name it
             conv.replies[len(earlier)] = reply[1] | {"reply_as_recorded": reply[0]}
     return conv
 
 
-def _ids(value, top: bool = True) -> set:
-    """The ``id`` values inside a message (its blocks' and calls'), not the message's own."""
+def _leaves(value) -> set:
+    """The strings and numbers inside a JSON value (keys left out)."""
     if isinstance(value, dict):
-        found = {value["id"]} if not top and isinstance(value.get("id"), str) else set()
-        for item in value.values():
-            found |= _ids(item, False)
-        return found
+        return set().union(*map(_leaves, value.values())) if value else set()
     if isinstance(value, list):
-        return set().union(*(_ids(item, False) for item in value)) if value else set()
-    return set()
+        return set().union(*map(_leaves, value)) if value else set()
+    return {value} if isinstance(value, (str, int, float)) else set()

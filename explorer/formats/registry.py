@@ -20,6 +20,7 @@ from explorer.formats import (
     openai_chat,
     openai_responses,
     openhands,
+    openhands_v1,
     spring_ai,
     spring_ai_owners,
     swe_agent,
@@ -30,6 +31,7 @@ from explorer.formats.reader import Reader
 READERS: tuple[Reader, ...] = (
     claude_code,
     swe_agent,
+    openhands_v1,
     openhands,
     inspect_ai,
     gemini_cli,
