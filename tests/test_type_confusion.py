@@ -264,7 +264,7 @@ def _demo_log() -> Path:
     (lambda: CORPUS / SEEDS["claude-code"], "sessionId",
      "key 'sessionId' repeated with two values", False),
     # DuckDB reads canonical JSON Lines and would keep a repeated key's first value only.
-    (_demo_log, "text", "key 'text' repeated (a record names each key once)", True),
+    (_demo_log, "text", "key 'text' repeated with two values", True),
 ], ids=["claude-code", "canonical-jsonl"])
 def test_a_repeated_key_on_a_line_rejects_that_line(tmp_path, seed, key, reason, one_event):
     """The first line holding ``key`` gets it a second time, with another value: that line
@@ -283,6 +283,27 @@ def test_a_repeated_key_on_a_line_rejects_that_line(tmp_path, seed, key, reason,
     assert after.rejected == before.rejected + 1 and after.records == before.records
     if one_event:
         assert after.events == before.events - 1
+
+
+@pytest.mark.parametrize("seed", [lambda: CORPUS / SEEDS["claude-code"], _demo_log],
+                         ids=["claude-code", "canonical-jsonl"])
+def test_a_key_repeated_with_the_same_value_loses_nothing_and_is_read(tmp_path, seed):
+    """Issue 14: canonical JSON Lines and the agent readers agree: a key written twice with
+    one value loses nothing, so the line is imported as before (two values: rejected)."""
+    seed = seed()
+    data = seed.read_bytes()
+    lines = (gzip.decompress(data) if seed.suffix == ".gz" else data).decode("utf-8").splitlines()
+    key = "sessionId" if seed.suffix == ".jsonl" and "sessionId" in lines[0] else "seq"
+    at = next(i for i, line in enumerate(lines) if f'"{key}"' in line)
+    value = json.loads(lines[at])[key]
+    lines[at] = lines[at].rstrip()[:-1] + f', "{key}": {json.dumps(value)}}}'
+    target = tmp_path / "repeated.jsonl"
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before, _ = _import_one(seed)
+    after, reasons = _import_one(target)
+    assert not [r for r in reasons if "repeated" in r]
+    assert (after.rejected, after.records, after.events) == (
+        before.rejected, before.records, before.events)
 
 
 def test_a_repeated_key_in_a_document_rejects_that_record(tmp_path):
