@@ -66,9 +66,9 @@ def reply(text: str) -> dict:
                 partial[e["index"]] = partial.get(e["index"], "") + d.get("partial_json", "")
             elif e["type"] in ("message_start", "message_delta"):
                 usage.update(e.get("usage") or e.get("message", {}).get("usage") or {})
-        for index, text in partial.items():
-            if text:
-                blocks[index]["input"] = json.loads(text)
+        for index, joined in partial.items():
+            if joined:
+                blocks[index]["input"] = json.loads(joined)
         return {"content": list(blocks.values()), "usage": usage}
     content, calls, usage = "", {}, {}
     for chunk in events:
