@@ -326,11 +326,13 @@ def test_a_repeated_key_in_a_document_rejects_that_record(tmp_path):
     '{"sessionId": "s", "projectHash": "h", "messages": [{"type": ["user"]}]}',     # gemini-cli
 ], ids=["codex-cli", "gemini-cli"])
 def test_a_wrong_type_in_the_head_never_breaks_detection(head, tmp_path):
-    """Sniffing a file whose first records hold a list where a type name goes picks a
-    reader (here the canonical one) instead of raising TypeError."""
+    """Sniffing a file whose first records hold a list where a type name goes says the file
+    is not a recognised format (no reader takes it: canonical JSON Lines needs its fields)
+    instead of raising TypeError."""
     path = tmp_path / "head.jsonl"
     path.write_text(head, encoding="utf-8")
-    assert detect(path).NAME == "canonical-jsonl"
+    with pytest.raises(LogFileError, match="not a recognised log format"):
+        detect(path)
 
 
 def test_a_cassette_whose_messages_are_not_a_list_is_read(seeds, tmp_path):
