@@ -165,3 +165,63 @@ def test_a_body_that_is_neither_json_nor_a_stream_is_rejected(store, tmp_path):
     assert file.rejected == 1 and file.events > 0   # the request's messages still import
     (reason,), = store.con.execute("SELECT reason FROM rejected").fetchall()
     assert reason.startswith("interaction 1, response body: neither JSON")
+
+
+HAR = CORPUS / "anthropic-messages" / "Mirascope-mirascope__streams-tool-calls-and-resumes-with-results.har"
+
+
+def _events(store) -> list[tuple]:
+    return store.con.execute(
+        "SELECT seq, sub, CAST(kind AS VARCHAR), call_id, tool, d.text FROM events "
+        "JOIN event_details d USING (eid) ORDER BY seq, sub").fetchall()
+
+
+def test_a_har_body_in_base64_and_gzip_reads_as_the_plain_one(store, tmp_path):
+    """HAR marks a binary body ``encoding: base64``; a compressed one is gzip under it."""
+    import base64
+
+    plain = import_paths(store, [str(HAR)]).files[0]
+    want = _events(store)
+    doc = json.loads(HAR.read_text())
+    for entry in doc["log"]["entries"]:
+        content = entry["response"]["content"]
+        content["text"] = base64.b64encode(gzip.compress(content["text"].encode())).decode()
+        content["encoding"] = "base64"
+    packed = tmp_path / HAR.name
+    packed.write_text(json.dumps(doc))
+    from explorer.store.db import Store
+    other = Store()
+    try:
+        file = import_paths(other, [str(packed)]).files[0]
+        assert (file.records, file.imported, file.rejected) == (
+            plain.records, plain.imported, plain.rejected)
+        assert _events(other) == want and len(want) == 6
+    finally:
+        other.close()
+
+
+def test_a_gzip_body_that_expands_past_the_line_limit_is_rejected(store, tmp_path,
+                                                                  small_bodies):
+    data = yaml.safe_load(STREAMED.read_text())
+    text = data["interactions"][0]["response"]["body"]["string"]
+    data["interactions"][0]["response"]["body"]["string"] = gzip.compress(text.encode())
+    assert len(gzip.compress(text.encode())) < 2000 < len(text)
+    packed = tmp_path / STREAMED.name
+    packed.write_text(yaml.safe_dump(data))
+    file = import_paths(store, [str(packed)]).files[0]
+    assert file.rejected == 1
+    (reason,), = store.con.execute("SELECT reason FROM rejected").fetchall()
+    assert reason == ("interaction 1, response body: a gzip-compressed body that cannot be "
+                      "read: body longer than the 2000 bytes limit (--max-line-bytes)")
+
+
+def test_an_api_error_reply_is_a_skipped_record_with_its_reason(store, tmp_path):
+    data = yaml.safe_load(STREAMED.read_text())
+    data["interactions"][0]["response"]["body"]["string"] = json.dumps(
+        {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
+    bad = tmp_path / STREAMED.name
+    bad.write_text(yaml.safe_dump(data))
+    file = import_paths(store, [str(bad)]).files[0]
+    assert file.rejected == 0 and file.skipped == 1
+    assert file.records == file.imported + file.skipped + file.rejected + file.duplicates
+    assert file.skipped_by_reason == {"a response without a reply (an API error)": 1}
