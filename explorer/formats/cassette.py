@@ -217,14 +217,16 @@ def replayed(exchanges: list[Exchange],
     """Why each exchange that is not imported is skipped, by exchange number.
 
     ``messages(ex)`` is the request's message list, or None when the exchange is not of
-    the reader's API. An exchange whose messages a later request re-sends as its prefix is
-    a replayed copy; the others (the last of each conversation) are imported.
+    the reader's API. An exchange whose messages a later, longer request re-sends as its
+    prefix is a replayed copy; the others (the last of each conversation) are imported. The
+    same request recorded twice (a retry, a re-recording) is two conversations: the later
+    one does not re-send the earlier one's reply.
     """
     lists = [(ex, messages(ex)) for ex in exchanges]
     mine = [(ex, msgs) for ex, msgs in lists if msgs is not None]
     skipped = {ex.number: "not an exchange of this API" for ex, msgs in lists if msgs is None}
     for i, (ex, msgs) in enumerate(mine):
-        if any(len(later) >= len(msgs) and later[:len(msgs)] == msgs
+        if any(len(later) > len(msgs) and later[:len(msgs)] == msgs
                for _, later in mine[i + 1:]):
             skipped[ex.number] = "history re-sent in a later request"
     return skipped
