@@ -147,3 +147,30 @@ def test_an_undecodable_body_is_a_rejected_record_with_its_reason(store, tmp_pat
     assert file.records == file.imported + file.skipped + file.rejected + file.duplicates
     reason = store.con.execute("SELECT reason FROM rejected").fetchall()
     assert len(reason) == 1 and "gzip" in reason[0][0] and "interaction 1" in reason[0][0]
+
+
+def test_the_same_calls_recorded_as_har_import_alike(store, tmp_path):
+    """HAR and cassettes share the body decoding: the handoff cassette written as a HAR
+    file (no such real file: made from the cassette's own bodies, the SSE as plain text)
+    gives the same events."""
+    items = yaml.load(HANDOFF.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    entries = [{"startedDateTime": "2025-08-15T17:56:40.000Z", "time": 1,
+                "request": {"method": "POST", "url": i["request"]["uri"],
+                            "postData": {"mimeType": "application/json",
+                                         "text": i["request"]["body"]}},
+                "response": {"status": i["response"]["status"]["code"],
+                             "content": {"text": i["response"]["body"]["string"]}}}
+               for i in items["interactions"]]
+    har = tmp_path / f"{HANDOFF.stem}.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}, indent=2))
+    assert formats.detect(har).NAME == openai_responses.NAME
+    query = "SELECT session_id, seq, CAST(kind AS VARCHAR), call_id, tool FROM events ORDER BY eid"
+    import_paths(store, [str(HANDOFF)])
+    want = store.con.execute(query).fetchall()
+    from explorer.store.db import Store
+    other = Store()
+    try:
+        assert not import_paths(other, [str(har)]).errors
+        assert other.con.execute(query).fetchall() == want and len(want) == 8
+    finally:
+        other.close()
