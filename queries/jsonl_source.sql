@@ -1,14 +1,20 @@
 -- The canonical fields of staged JSON Lines (table stage_lines: row_no, line, src, err),
 -- each as text, plus whether the record has keys outside the format ($known). A record
--- that repeats a key is rejected naming it: DuckDB would keep the first value only, and the
--- second would be nowhere (json_keys lists every key, repeats included).
+-- that repeats a key with two values is rejected naming it: DuckDB would keep the first
+-- value only, and the second would be nowhere (json_keys lists every key, repeats included,
+-- and '$.*' every value in the same order). The same value written twice loses nothing and
+-- is read, as the agent readers do (explorer.formats.json_values); values are compared as
+-- DuckDB writes them back (minified JSON text).
 SELECT
     row_no, line, src AS src_rec,
     coalesce(err, CASE WHEN NOT json_valid(src) THEN 'invalid JSON'
                        WHEN json_type(src) <> 'OBJECT' THEN 'not a JSON object'
                        WHEN len(keys) <> list_unique(keys) THEN
-                           'key ''' || left(list_filter(keys, lambda k, i: list_position(keys, k) < i)[1], 80)
-                           || ''' repeated (a record names each key once)' END) AS err,
+                           'key ''' || left(list_filter(keys, lambda k, i:
+                               list_position(keys, k) < i AND json_extract(ok_src, '$.*')[
+                                   list_position(keys, k)] IS DISTINCT FROM
+                               json_extract(ok_src, '$.*')[i])[1], 80)
+                           || ''' repeated with two values' END) AS err,
     coalesce(len(list_filter(keys, lambda k: NOT list_contains($known, k))) > 0, false) AS has_extra,
     v[1] AS session_id, v[2] AS seq, v[3] AS sub, v[4] AS ts, v[5] AS kind, v[6] AS call_id,
     v[7] AS tool, v[8] AS text, v[9] AS chars, v[10] AS cjk, v[11] AS tokens, v[12] AS user_id,

@@ -105,8 +105,8 @@ def test_no_other_file_is_detected_as_claude_code(tmp_path):
     api = tmp_path / "api.jsonl"   # API messages, not transcript records
     api.write_text('{"type": "message", "role": "user", "content": "hi"}\n'
                    '{"type": "user", "message": {"role": "user", "content": "hi"}}\n')
-    for path in (canonical, api):
-        assert detect(path).NAME != "claude-code"
+    # the API lines are no canonical records either: no reader takes them (issue 15 §3)
+    assert detected_as("claude-code", [canonical, api]) == []
 
 
 def test_one_block_per_line_grouped_by_message_id():

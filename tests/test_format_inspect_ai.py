@@ -157,3 +157,26 @@ def test_other_json_shapes_are_not_inspect_ai(tmp_path, doc):
     path = tmp_path / "x.json"
     path.write_text(json.dumps(doc))
     assert not inspect_ai.matches(path, path.read_bytes())
+
+
+@pytest.mark.parametrize(("field", "value", "reason"), [
+    ("eval", "x", "eval: expected object, got string"),
+    ("eval_id", {"a": 1}, "eval.eval_id: expected string or number, got object"),
+])
+def test_a_header_value_of_the_wrong_type_is_rejected_with_its_path(
+        store, tmp_path, field, value, reason):
+    """The .eval header is read with the typed accessors (explorer.formats.typed), as the
+    samples are: a wrong type is the archive's one rejected record naming the path, never a
+    crash nor a session named after a dict."""
+    doc = _doc()
+    if field == "eval":
+        doc["eval"] = value
+    else:
+        doc["eval"][field] = value
+    path = _eval_zip(tmp_path, doc)
+    report = import_paths(store, [path])
+    assert not report.errors
+    file = report.files[0]
+    assert (file.records, file.rejected, file.events) == (1, 1, 0)
+    reasons = [r for (r,) in store.con.execute("SELECT reason FROM rejected").fetchall()]
+    assert reasons == [f"the .eval archive's header: {reason}"]

@@ -94,12 +94,36 @@ def test_no_other_file_is_taken_for_chat_completions(path):
     assert not openai_chat.matches(path, read_head(path))
 
 
+def conversations(path: Path) -> dict[str, list[dict]]:
+    """Each conversation of a cassette: a Chat Completions request that no later, longer
+    request replays, with its reply (the same request recorded twice is two), keyed as the
+    reader keys sessions (the file, or file/<interaction number> when there are several)."""
+    items = yaml.safe_load(path.read_text())["interactions"]
+    chats = [(n, body(i["request"])["messages"], i) for n, i in enumerate(items, start=1)
+             if "messages" in body(i["request"])]
+    heads = [(n, msgs + [body(i["response"])["choices"][0]["message"]])
+             for k, (n, msgs, i) in enumerate(chats)
+             if not any(len(later) > len(msgs) and later[:len(msgs)] == msgs
+                        for _, later, _ in chats[k + 1:])]
+    return {path.stem if len(heads) == 1 else f"{path.stem}/{n}": msgs for n, msgs in heads}
+
+
 @pytest.mark.parametrize("path", CASSETTES, ids=lambda p: p.name[:40])
 def test_cassette_counts_match_the_last_request_and_reply(store, path):
     kinds, per_session, _ = imported(store, path)
-    want_kinds, want = expected({path.stem: last_conversation(path)})
+    want_kinds, want = expected(conversations(path))
     assert kinds == want_kinds
     assert per_session == want
+
+
+def test_a_request_recorded_twice_is_two_conversations(store):
+    """openllmetry recorded the same streamed request twice (2024 and 2026, new ids): the
+    later request does not re-send the first reply, so both replies are kept and all 4
+    calls dangle, as SOURCES.md says."""
+    path = HERE / "traceloop-openllmetry__test_open_ai_function_calls_tools_streaming_parallel.yaml"
+    _, per_session, totals = imported(store, path)
+    assert sorted(per_session) == [f"{path.stem}/1", f"{path.stem}/2"]
+    assert (totals["calls"], totals["dangling_calls"]) == (4, 4)
 
 
 def test_tau_bench_counts_per_conversation(store):

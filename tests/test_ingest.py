@@ -200,6 +200,11 @@ def test_invalid_utf8_line_is_rejected_with_its_bytes(store, tmp_path):
     (b"\n\n  \n", "blank lines"),
     (b"\x89PNG\r\n\x1a\n\x00\x00", "PNG image"),
     (b"hello world\nthis is prose\n", "not a recognised log format"),
+    # JSON Lines of another program: no record has the canonical fields (issue 15 §3)
+    (b'{"event": "start", "t": 1}\n{"event": "stop", "t": 2}\n',
+     "not a recognised log format (tried: "),
+    (b'{"seq": 1, "kind": "USER"}\n' * 30 + b'{"session_id": "s", "seq": 2, "kind": "USER"}\n',
+     "not a recognised log format (tried: "),
 ])
 def test_files_that_are_not_logs(store, tmp_path, content, message):
     path = tmp_path / "input.jsonl"
@@ -207,6 +212,16 @@ def test_files_that_are_not_logs(store, tmp_path, content, message):
     report = import_paths(store, [path])
     assert not report.files and len(report.errors) == 1
     assert message in str(report.errors[0]) and str(path) in str(report.errors[0])
+
+
+def test_canonical_fields_on_one_of_the_first_records_are_enough(tmp_path):
+    """One canonical record among the first lines makes a canonical file, whose other lines
+    are then rejected one by one (a line cut by the head counts by its text)."""
+    path = tmp_path / "events.jsonl"
+    path.write_text('{"seq": 1}\n{"session_id": "s", "seq": 2, "kind": "USER"}\n')
+    assert detect(path).NAME == "canonical-jsonl"
+    path.write_text('{"session_id": "s", "kind": "USER", "text": "' + "x" * 70000 + '"}\n')
+    assert detect(path).NAME == "canonical-jsonl"
 
 
 def test_detect_by_content_not_extension(tmp_path):

@@ -360,3 +360,34 @@ def test_a_gzip_spring_ai_dump_past_the_ratio_limit_is_refused(store, tmp_path, 
     refused = import_paths(store, [bomb])
     assert len(refused.errors) == 1 and not refused.files
     assert "bomb.csv.gz" in str(refused.errors[0]) and "(--max-ratio)" in str(refused.errors[0])
+
+
+def test_every_gzip_stream_goes_through_the_one_bounded_inflater():
+    """Issue 15: lines, documents, dumps, recorded bodies and file heads inflate gzip through
+    explorer/formats/inflate.py only (zip entries are raw deflate, in zip_entries.py)."""
+    formats_dir = ROOT / "explorer" / "formats"
+    users = {p.name for p in formats_dir.glob("*.py")
+             if any(s in p.read_text() for s in ("decompressobj(16", "decompressobj(wbits=31",
+                                                 "gzip.GzipFile", "gzip.decompress", "gzip.open"))}
+    assert users == {"inflate.py"}
+
+
+@pytest.mark.parametrize("reader", ["spring-ai-session", "swe-agent"])
+def test_a_gzip_document_past_a_limit_is_refused_naming_it(store, tmp_path, limited, reader):
+    """The dumps and documents read whole (Spring AI, SWE-agent) stop at the limits too."""
+    limited(max_line_bytes=64 * 1024, ratio_floor_bytes=64 * 1024)
+    if reader == "swe-agent":
+        doc = json.loads((CORPUS / "swe-agent" / "princeton-nlp-SWE-agent__6e44b9__"
+                          "sweagenttestrepo-1c2844.traj").read_text())
+        doc["info"]["padding"] = " " * (1024 * 1024)
+        path = tmp_path / "run.traj.gz"
+        path.write_bytes(gzip.compress(json.dumps(doc).encode()))
+    else:
+        from tests.test_format_spring_ai import sample_rows, write_jsonl
+        rows = write_jsonl(tmp_path / "rows.jsonl", sample_rows()).read_bytes()
+        path = tmp_path / "events.jsonl.gz"
+        path.write_bytes(gzip.compress(rows + b"\n" * (8 * 1024 * 1024)))
+    report = import_paths(store, [path])
+    said = [str(e) for e in report.errors] + [r for (r,) in store.con.execute(
+        "SELECT reason FROM rejected").fetchall()]
+    assert any("--max-line-bytes" in s or "--max-ratio" in s for s in said), said

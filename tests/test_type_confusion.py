@@ -33,6 +33,8 @@ SEEDS = {
     "claude-code": "claude-code/marot-spotter__agent-aac57f5.jsonl",
     "swe-agent": "swe-agent/princeton-nlp-SWE-agent__6e44b9__sweagenttestrepo-1c2844.traj",
     "openhands": "openhands/All-Hands-AI-OpenHands__basic.json",
+    "openhands-v1": "openhands-v1/OpenHands-software-agent-sdk__events.jsonl",
+    "openai-responses": "openai-responses/traceloop-openllmetry__test_music_composer_handoff_hierarchy.yaml",
     "inspect-ai": "inspect-ai/UKGovernmentBEIS-inspect_ai__2025-05-12T20-27-36-04-00_browser.json",
     "gemini-cli": "gemini-cli/jnarowski-agentcmd__session-2025-10-29T10-39-a63242d9.json",
     "codex-cli": "codex-cli/madshn-localpush__rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl",
@@ -201,6 +203,7 @@ SPECIFIC = [
     ("claude-code", "tool_use_id", {}, "message.content[0].tool_use_id: expected string or number, got object"),
     ("codex-cli", "content", 5, "payload.content: expected array, got number"),
     ("openhands", "tool_call_metadata", "x", "tool_call_metadata: expected object, got string"),
+    ("openhands-v1", "tool_call_id", {}, "tool_call_id: expected string or number, got object"),
     ("swe-agent", "tool_call_ids", "x", "tool_call_ids: expected array, got string"),
     ("gemini-cli", "toolCalls", "x", "toolCalls: expected array, got string"),
     ("inspect-ai", "tool_calls", "x", "tool_calls: expected array, got string"),
@@ -266,7 +269,7 @@ def _demo_log() -> Path:
     (lambda: CORPUS / SEEDS["claude-code"], "sessionId",
      "key 'sessionId' repeated with two values", False),
     # DuckDB reads canonical JSON Lines and would keep a repeated key's first value only.
-    (_demo_log, "text", "key 'text' repeated (a record names each key once)", True),
+    (_demo_log, "text", "key 'text' repeated with two values", True),
 ], ids=["claude-code", "canonical-jsonl"])
 def test_a_repeated_key_on_a_line_rejects_that_line(tmp_path, seed, key, reason, one_event):
     """The first line holding ``key`` gets it a second time, with another value: that line
@@ -285,6 +288,27 @@ def test_a_repeated_key_on_a_line_rejects_that_line(tmp_path, seed, key, reason,
     assert after.rejected == before.rejected + 1 and after.records == before.records
     if one_event:
         assert after.events == before.events - 1
+
+
+@pytest.mark.parametrize("seed", [lambda: CORPUS / SEEDS["claude-code"], _demo_log],
+                         ids=["claude-code", "canonical-jsonl"])
+def test_a_key_repeated_with_the_same_value_loses_nothing_and_is_read(tmp_path, seed):
+    """Issue 14: canonical JSON Lines and the agent readers agree: a key written twice with
+    one value loses nothing, so the line is imported as before (two values: rejected)."""
+    seed = seed()
+    data = seed.read_bytes()
+    lines = (gzip.decompress(data) if seed.suffix == ".gz" else data).decode("utf-8").splitlines()
+    key = "sessionId" if seed.suffix == ".jsonl" and "sessionId" in lines[0] else "seq"
+    at = next(i for i, line in enumerate(lines) if f'"{key}"' in line)
+    value = json.loads(lines[at])[key]
+    lines[at] = lines[at].rstrip()[:-1] + f', "{key}": {json.dumps(value)}}}'
+    target = tmp_path / "repeated.jsonl"
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before, _ = _import_one(seed)
+    after, reasons = _import_one(target)
+    assert not [r for r in reasons if "repeated" in r]
+    assert (after.rejected, after.records, after.events) == (
+        before.rejected, before.records, before.events)
 
 
 def test_a_repeated_key_in_a_document_rejects_that_record(tmp_path):
@@ -307,11 +331,13 @@ def test_a_repeated_key_in_a_document_rejects_that_record(tmp_path):
     '{"sessionId": "s", "projectHash": "h", "messages": [{"type": ["user"]}]}',     # gemini-cli
 ], ids=["codex-cli", "gemini-cli"])
 def test_a_wrong_type_in_the_head_never_breaks_detection(head, tmp_path):
-    """Sniffing a file whose first records hold a list where a type name goes picks a
-    reader (here the canonical one) instead of raising TypeError."""
+    """Sniffing a file whose first records hold a list where a type name goes says the file
+    is not a recognised format (no reader takes it: canonical JSON Lines needs its fields)
+    instead of raising TypeError."""
     path = tmp_path / "head.jsonl"
     path.write_text(head, encoding="utf-8")
-    assert detect(path).NAME == "canonical-jsonl"
+    with pytest.raises(LogFileError, match="not a recognised log format"):
+        detect(path)
 
 
 def test_a_cassette_whose_messages_are_not_a_list_is_read(seeds, tmp_path):

@@ -7,5 +7,6 @@ ORDER_TEXT = {
     Order.TS: "Timestamp order, ties broken by append order.",
     Order.TS_UNSTABLE: "Timestamp order with ties reversed: what an unstable sort may show.",
 }
-LOG_FILTER = "Session logs (*.jsonl *.ndjson *.jsonl.gz *.ndjson.gz *.parquet *.csv);;All files (*)"
+LOG_FILTER = ("Session logs (*.jsonl *.ndjson *.jsonl.gz *.ndjson.gz *.json *.json.gz *.yaml *.yml "
+              "*.har *.traj *.eval *.parquet *.csv);;All files (*)")
 

@@ -10,7 +10,6 @@ import errno
 import logging
 import os
 import stat
-import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -98,21 +97,24 @@ def read_head(path: Path) -> bytes:
         head = fh.read(_HEAD)
     if head[:2] != b"\x1f\x8b":
         return head
-    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    out = b""
+    from explorer.formats import inflate  # it imports this package (LogFileError)
+
     with open(path, "rb") as fh:
+        out, problem = b"", None
         try:
-            while len(out) < _HEAD and not inflate.eof and (data := fh.read(_HEAD)):
-                out += inflate.decompress(data, _HEAD - len(out))
-        except zlib.error as exc:
-            if not out:
-                raise LogFileError(path, f"not a readable gzip file ({exc})") from exc
-        complete = inflate.eof
-    if not out and not complete:
+            for piece in inflate.gunzip(fh, _HEAD):
+                out += piece
+                if len(out) >= _HEAD:
+                    break
+        except inflate.Cut as exc:
+            problem = str(exc)
+    if not out and problem and "damaged" in problem:
+        raise LogFileError(path, f"not a readable gzip file ({problem})")
+    if not out and problem:
         raise LogFileError(path, "a truncated gzip file: it ends before any of its text")
     if not out:
         raise LogFileError(path, "the file is empty (a gzip file holding no text)")
-    return out
+    return out[:_HEAD]
 
 
 def detect(path: Path) -> Reader:

@@ -9,13 +9,14 @@ names the line and byte offset.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import partial
 from pathlib import Path
 from typing import Iterator
 
 from explorer.formats import lines
-from explorer.formats.reader import Lines
+from explorer.formats.reader import REQUIRED, Lines
 from explorer.jobs import ProgressHook
 
 NAME = "canonical-jsonl"
@@ -25,8 +26,29 @@ _NEWLINE = re.compile(b"\n")
 
 
 def matches(path: Path, head: bytes) -> bool:
+    """Whether one of the file's first records (up to :data:`FIRST` lines of the head) is a
+    canonical record: an object with the required fields (FORMAT.md). Lines starting with
+    ``{`` alone are not enough: another program's JSON Lines would have every line rejected
+    for a missing field, where it should be "not a recognised log format". A line too long
+    for the head, or damaged, counts when its text names the required fields."""
     text = head.removeprefix(lines.BOM).lstrip()
-    return text.startswith(b"{")
+    if not text.startswith(b"{"):
+        return False
+    seen = [line for line in text.split(b"\n")[:FIRST] if line.strip()]
+    return any(_canonical(line) for line in seen)
+
+
+#: How many of the first lines are looked at for a canonical record.
+FIRST = 20
+_FIELD = {name: re.compile(rb'"' + name.encode() + rb'"\s*:') for name in REQUIRED}
+
+
+def _canonical(line: bytes) -> bool:
+    try:
+        value = json.loads(line)
+    except ValueError:   # cut by the head's end, or damaged: judged by its text
+        return all(field.search(line) for field in _FIELD.values())
+    return isinstance(value, dict) and all(name in value for name in REQUIRED)
 
 
 def scan(path: Path, progress: ProgressHook | None = None) -> Iterator[Lines]:

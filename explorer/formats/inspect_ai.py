@@ -51,15 +51,26 @@ def records(path: Path) -> Iterator[Record]:
     if isinstance(doc, Record):
         yield doc
         return
-    if not isinstance(doc, dict) or not isinstance(doc.get("eval"), dict):
+    if not isinstance(doc, dict) or "eval" not in doc:
         yield unreadable(path.read_bytes(), "not an Inspect AI eval log (no eval header)")
         return
     try:
+        run = run_id(doc)
         samples = items(doc.get("samples") or None, "samples")
     except WrongType as exc:
         yield unreadable(path.read_bytes(), str(exc))
         return
-    yield from _samples(doc["eval"], samples)
+    yield from _samples(run, samples)
+
+
+def run_id(header) -> str:
+    """The run a log's samples belong to: the header's ``eval.eval_id``, else
+    ``eval.run_id`` ("" when neither is given); WrongType naming the path of a value of the
+    wrong type (an ``eval`` that is no object, an id that is no string or number)."""
+    header = obj(header, "header")
+    run = opt_obj(header.get("eval"), "eval")
+    value = scalar(run.get("eval_id"), "eval.eval_id") or scalar(run.get("run_id"), "eval.run_id")
+    return str(value or "")
 
 
 def _eval_zip(path: Path) -> Iterator[Record]:
@@ -69,7 +80,10 @@ def _eval_zip(path: Path) -> Iterator[Record]:
     try:
         archive = Archive(path)
         names = archive.names()
-        header = _header(archive, names)
+        run = run_id(_header(archive, names))
+    except WrongType as exc:   # a header value of the wrong type: its path said
+        yield Record(1, error=f"the .eval archive's header: {exc}", text=path.name)
+        return
     except (zipfile.BadZipFile, OSError, EntryError, ValueError, RecursionError) as exc:
         yield Record(1, error=f"not a readable Inspect AI .eval archive ({exc})",
                      text=path.name)
@@ -84,7 +98,7 @@ def _eval_zip(path: Path) -> Iterator[Record]:
             yield Record(line, error=f"entry {name}: {exc}", text=name)
             continue
         last = line
-        for record in _samples(header.get("eval") or {}, [sample]):
+        for record in _samples(run, [sample]):
             record.line += line  # _samples numbers the records of each sample from 1
             last = record.line
             yield record
@@ -130,8 +144,8 @@ def _sample_order(name: str):
     return ((0, int(sid), "") if sid.isdigit() else (1, 0, sid)), number
 
 
-def _samples(header: dict, samples: list) -> Iterator[Record]:
-    run = str(header.get("eval_id") or header.get("run_id") or "")
+def _samples(run: str, samples: list) -> Iterator[Record]:
+    """The records of samples of the run ``run`` (sessions ``run/sample id/epoch``)."""
     line = 0
     for number, sample in enumerate(samples):
         try:

@@ -19,12 +19,12 @@ Offsets count bytes of the file, or of the decompressed text for a gzip file (``
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
 from explorer.formats import limits
+from explorer.formats.inflate import STOPPED, Cut, expansion_error, gunzip
 from explorer.formats.json_values import MAX_DEPTH, Value, depth_error, split_values
 
 __all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Value", "blocks",
@@ -36,8 +36,6 @@ __all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Value", "
 BLOCK = 32 * 1024 * 1024
 TORN_TAIL = "torn_tail"
 BOM = b"\xef\xbb\xbf"
-#: How a reason for reading stopped at a limit starts (not a damaged stream).
-STOPPED = "reading stopped at a limit: "
 
 
 
@@ -94,7 +92,7 @@ def blocks(path: Path, size: int = BLOCK) -> Iterator[Block]:
     with open(path, "rb") as raw:
         gz = raw.read(2) == b"\x1f\x8b"
         raw.seek(0)
-        reads = _gunzip(raw, size) if gz else iter(lambda: raw.read(size), b"")
+        reads = gunzip(raw, size) if gz else iter(lambda: raw.read(size), b"")
         parts: list[bytes] = []
         held = 0
         offset, line = 0, 1
@@ -103,7 +101,7 @@ def blocks(path: Path, size: int = BLOCK) -> Iterator[Block]:
         while True:
             try:
                 data = next(reads, b"")
-            except _Cut as exc:
+            except Cut as exc:
                 cut = str(exc)
                 break
             if not data:
@@ -151,63 +149,6 @@ def _long(offset: int, line: int, pos: int) -> Block:
                  long=limits.past("max_line_bytes", "line longer than"))
 
 
-class _Cut(Exception):
-    """A gzip stream that ends early, is damaged or expands past a limit (the message says)."""
-
-
-def _gunzip(raw, size: int) -> Iterator[bytes]:
-    """Decompressed data of a gzip file (several members included) in pieces of about
-    ``size`` bytes; everything before damage is given before :class:`_Cut` is raised."""
-    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    out: list[bytes] = []
-    held = total = 0
-    while True:
-        data = inflate.unconsumed_tail or raw.read(1024 * 1024)
-        if not data:
-            if out:
-                yield b"".join(out)
-            if not inflate.eof:
-                raise _Cut(f"the gzip stream ends early, at byte {raw.tell()} of the file")
-            return
-        try:
-            piece = inflate.decompress(data, size)
-        except zlib.error as exc:
-            if out:
-                yield b"".join(out)
-            raise _Cut(f"the gzip stream is damaged near byte {raw.tell()} of the file ({exc})") from exc
-        out.append(piece)
-        held += len(piece)
-        total += len(piece)
-        over = expansion_error(total, raw.tell() - len(inflate.unconsumed_tail))
-        if over:
-            excess = max(0, total - limits.current().max_decompressed_bytes)
-            out[-1] = piece[:len(piece) - excess]  # nothing past the size limit is read
-            yield b"".join(out)
-            raise _Cut(over)
-        if inflate.eof:
-            rest = inflate.unused_data + raw.read(2)
-            if rest[:2] == b"\x1f\x8b":  # the next member of a multi-member file
-                raw.seek(-len(rest), 1)
-                inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            elif rest.strip(b"\x00"):
-                yield b"".join(out)
-                raise _Cut(f"data that is not gzip follows the gzip stream, at byte "
-                           f"{raw.tell() - len(rest)} of the file")
-        if held >= size:
-            yield b"".join(out)
-            out, held = [], 0
-
-
-def expansion_error(out: int, read: int) -> str | None:
-    """Why reading stops when ``read`` compressed bytes gave ``out`` bytes (past the
-    decompressed-size or ratio limit), or None. Shared by every reader that decompresses."""
-    now = limits.current()
-    if out > now.max_decompressed_bytes:
-        return f"{STOPPED}the text expands past" + limits.past("max_decompressed_bytes", "")
-    if out > now.ratio_floor_bytes and out > now.max_ratio * max(read, 1):
-        return (f"{STOPPED}{out} bytes from {read} compressed bytes, past"
-                + limits.past("max_ratio", "") + " (a decompression bomb?)")
-    return None
 
 
 def lines(path: Path) -> Iterator[Line]:

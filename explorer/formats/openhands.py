@@ -37,7 +37,9 @@ def matches(path: Path, head: bytes) -> bool:
     if not isinstance(stream, list) or not stream or not isinstance(stream[0], dict):
         return False
     first = stream[0]
-    return "id" in first and "source" in first and ("action" in first or "observation" in first)
+    # V1 events (explorer.formats.openhands_v1) hold objects there, and name their class
+    kind = first.get("action", first.get("observation"))
+    return "id" in first and "source" in first and isinstance(kind, str)
 
 
 def records(path: Path) -> Iterator[Record]:

@@ -1,47 +1,59 @@
 """Recorded HTTP bodies as the object they hold: plain JSON, a streamed reply (server-sent
-events) put back together, or either of them gzip-compressed (VCR keeps a
-compressed body as bytes, written base64 under ``!!binary``).
+events) put back together, or either of them gzip-compressed (VCR keeps a compressed body as
+bytes, written base64 under ``!!binary``; a HAR file marks base64 with ``encoding``).
 
 A streamed Anthropic Messages reply (``message_start``, ``content_block_start``,
 ``content_block_delta`` …, ``message_delta``, ``message_stop``) becomes the ``message`` object
 the same request without ``stream`` returns; a streamed OpenAI Chat Completions reply
-(``chat.completion.chunk`` lines, then ``[DONE]``) becomes the ``chat.completion`` object.
-Anything else is not a reply body (None), and the reader counts the exchange as it does a
-body that is not JSON.
+(``chat.completion.chunk`` lines, then ``[DONE]``) becomes the ``chat.completion`` object; a
+streamed OpenAI Responses reply (``response.created`` … ``response.completed``) the
+``response`` object. A body that is none of these raises :class:`BodyError` with the reason,
+which the reader keeps as a rejected record: a body is never dropped without a word.
 """
 
 from __future__ import annotations
 
 import json
-import zlib
 
 from explorer.formats import limits
+from explorer.formats.inflate import MAGIC, Cut, gunzip_bytes
 from explorer.formats.json_values import loads
 
 
+class BodyError(ValueError):
+    """A recorded body that cannot be read as any of the forms above; says why."""
+
+
 def recorded_body(body: str | bytes) -> dict | None:
-    """The object a recorded body holds (a request, or a reply put back together), or None
-    when it is none of the forms above."""
+    """The object a recorded body holds (a request, or a reply put back together); None for
+    an empty body (a 204 answer); :class:`BodyError` for one that is none of the forms above
+    or is longer than ``--max-line-bytes``."""
     if isinstance(body, bytes):
-        if body[:2] == b"\x1f\x8b":
-            body = _gunzip(body)
-            if body is None:
-                return None
+        if body[:2] == MAGIC:
+            try:
+                body = gunzip_bytes(body, "body")
+            except Cut as exc:
+                raise BodyError(f"a gzip-compressed body that cannot be read: {exc}") from None
+        if len(body) > limits.current().max_line_bytes:
+            raise BodyError(limits.past("max_line_bytes", "body longer than"))
         body = body.decode("utf-8", "replace")
+    elif len(body) > limits.current().max_line_bytes:
+        raise BodyError(limits.past("max_line_bytes", "body longer than"))
+    if not body.strip():
+        return None
     try:
         value = loads(body)
-    except ValueError:
-        return _from_events(body)
-    return value if isinstance(value, dict) else None
-
-
-def _gunzip(data: bytes) -> bytes | None:
-    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        out = inflate.decompress(data, limits.current().max_line_bytes)
-    except zlib.error:
-        return None
-    return out if not inflate.unconsumed_tail else None   # past --max-line-bytes: not a reply
+    except ValueError as exc:
+        value = _from_events(body)
+        if value is None:
+            raise BodyError(f"neither JSON ({exc}) nor a stream of server-sent events of "
+                            f"a known API") from None
+        return value
+    except RecursionError:
+        raise BodyError("JSON nested too deeply to read") from None
+    if not isinstance(value, dict):
+        raise BodyError(f"JSON that is not an object (a {type(value).__name__})")
+    return value
 
 
 def _events(text: str) -> list[dict]:
@@ -70,6 +82,8 @@ def _from_events(text: str) -> dict | None:
         return _anthropic_message(events)
     if any(e.get("object") == "chat.completion.chunk" for e in events):
         return _chat_completion(events)
+    if any(str(e.get("type", "")).startswith("response.") for e in events):
+        return _response(events)
     return None
 
 
@@ -175,3 +189,37 @@ def _apply_chunk(message: dict, delta: dict) -> None:
             into["function"]["name"] += function["name"]
         if isinstance(function.get("arguments"), str):
             into["function"]["arguments"] += function["arguments"]
+
+
+def _response(events: list[dict]) -> dict | None:
+    """OpenAI's Responses object, from its stream: the last event that carries the whole
+    ``response`` (``response.completed``, ``.incomplete``, ``.failed``), its ``output`` filled
+    from the items the stream finished (``response.output_item.done``) when it has none, and
+    failing those from the items added and their text and argument deltas (a cut stream)."""
+    base = None
+    done: dict[int, dict] = {}
+    added: dict[int, dict] = {}
+    for event in events:
+        kind = event.get("type")
+        if isinstance(event.get("response"), dict):
+            base = dict(event["response"])
+        index = event.get("output_index") if isinstance(event.get("output_index"), int) else 0
+        item = event.get("item")
+        if kind == "response.output_item.done" and isinstance(item, dict):
+            done[index] = item
+        elif kind == "response.output_item.added" and isinstance(item, dict):
+            added[index] = dict(item)
+        elif kind == "response.output_text.delta" and index in added:
+            parts = added[index].setdefault("content", [])
+            if not parts:
+                parts.append({"type": "output_text", "text": ""})
+            parts[-1]["text"] = str(parts[-1].get("text", "")) + str(event.get("delta", ""))
+        elif kind == "response.function_call_arguments.delta" and index in added:
+            added[index]["arguments"] = (str(added[index].get("arguments") or "")
+                                         + str(event.get("delta", "")))
+    if base is None:
+        return None
+    if not base.get("output"):
+        items = {**added, **done}
+        base["output"] = [items[i] for i in sorted(items)]
+    return base

@@ -11,7 +11,6 @@ neither.
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import json
 import re
@@ -21,8 +20,9 @@ from pathlib import Path
 from typing import Iterator
 
 from explorer.formats import LogFileError
+from explorer.formats.inflate import GzipReader
 from explorer.formats.json_values import Repeated, loads, repeated_error
-from explorer.formats.lines import expansion_error, json_lines
+from explorer.formats.lines import json_lines
 
 EVENTS = "AI_SESSION_EVENT"
 SESSIONS = "AI_SESSION"
@@ -132,42 +132,8 @@ def rows(path: Path) -> Iterator[Row]:
 def _open(path: Path) -> io.TextIOBase:
     with open(path, "rb") as raw:
         gz = raw.read(2) == b"\x1f\x8b"
-    binary = io.BufferedReader(_BoundedGzip(path)) if gz else open(path, "rb")
+    binary = io.BufferedReader(GzipReader(path)) if gz else open(path, "rb")
     return io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline="")
-
-
-class _BoundedGzip(io.RawIOBase):
-    """A gzip file read within the import limits (explorer.formats.limits: decompressed bytes
-    and ratio): past one, the file is refused naming the limit, not read on for minutes."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.raw = open(path, "rb")
-        self.inflated = gzip.GzipFile(fileobj=self.raw)
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        return self.inflated.seek(offset, whence)
-
-    def tell(self) -> int:
-        return self.inflated.tell()
-
-    def readinto(self, buffer) -> int:
-        n = self.inflated.readinto(buffer)
-        why = expansion_error(self.inflated.tell(), self.raw.tell())
-        if why:
-            raise LogFileError(self.path, why)
-        return n
-
-    def close(self) -> None:
-        self.inflated.close()
-        self.raw.close()
-        super().close()
 
 
 def _json_rows(path: Path, fh) -> Iterator[Row]:

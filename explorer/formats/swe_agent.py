@@ -20,9 +20,8 @@ import zlib
 from pathlib import Path
 from typing import Callable, Iterator
 
-from explorer.formats import limits
+from explorer.formats.inflate import Cut, gunzip_bytes
 from explorer.formats.json_values import loads
-from explorer.formats.lines import expansion_error
 from explorer.formats.record import Record
 from explorer.formats.typed import WrongType, items, objects, opt_obj, rejected, scalar, whole
 
@@ -125,23 +124,13 @@ def load_document(path: Path):
 
 
 def _inflated(data: bytes) -> bytes | Record:
-    """A gzip document inflated within the import limits (explorer.formats.limits: a whole
+    """A gzip document inflated within the import limits (explorer.formats.inflate: a whole
     document is one entry, bounded like the longest line), or the rejected record saying
-    which limit it went past; the gzip members one after another, as ``gzip.decompress``."""
-    cap = limits.current().max_line_bytes
-    out, rest = [], data
-    while rest[:2] == b"\x1f\x8b":
-        inflate = zlib.decompressobj(wbits=31)
-        out.append(inflate.decompress(rest, cap + 1 - sum(map(len, out))))
-        if sum(map(len, out)) > cap:
-            return unreadable(data, limits.past("max_line_bytes", "document longer than"))
-        if not inflate.eof:
-            raise EOFError("the gzip stream ends early")
-        rest = inflate.unused_data
-    if rest.strip(b"\0"):
-        raise EOFError(f"{len(rest)} bytes after the gzip stream that are not gzip")
-    why = expansion_error(sum(map(len, out)), len(data))
-    return unreadable(data, why) if why else b"".join(out)
+    why it cannot be (damaged, cut, past a limit)."""
+    try:
+        return gunzip_bytes(data, "document")
+    except Cut as exc:
+        return unreadable(data, str(exc))
 
 
 def unreadable(data: bytes, reason: str) -> Record:
