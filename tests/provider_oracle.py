@@ -150,9 +150,9 @@ def gemini(items):
                 out.append(("gemini.count", n, None, _uniq(calls)))
             if prev is None or prev[0] == "assistant":
                 out.append(("gemini.call-order", n, None, _uniq(calls)))
-        if role == "tool":
-            if not (prev and prev[0] == "assistant" and any(k == "use" for k, _ in prev[1])):
-                out.append(("gemini.response-order", n, None, _uniq(i for _, i in blocks)))
+        after_call = prev and prev[0] == "assistant" and any(k == "use" for k, _ in prev[1])
+        if role == "tool" and not after_call:
+            out.append(("gemini.response-order", n, None, _uniq(i for _, i in blocks)))
     return out
 
 
@@ -161,5 +161,5 @@ def check(items) -> dict[str, list[tuple]]:
     found = {"anthropic": anthropic(items), "bedrock": anthropic(items, bedrock=True),
              "openai-chat": openai_chat(items), "openai-responses": openai_responses(items),
              "gemini": gemini(items)}
-    key = lambda v: (v[1], -1 if v[2] is None else v[2], ORDER.index(v[0]))  # noqa: E731
+    key = lambda v: (v[1], -1 if v[2] is None else v[2], ORDER.index(v[0]))
     return {p: sorted(vs, key=key) for p, vs in found.items()}

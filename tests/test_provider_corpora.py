@@ -149,9 +149,9 @@ SCENARIOS = {
         [("SYSTEM", None), ("SUMMARY", None), ("RESULT", "toolu_01A"), ("ASSISTANT", None),
          ("USER", None)],
         "anthropic",
-        "messages.0.content.1: unexpected `tool_use_id` found in `tool_result` blocks: "
+        ("messages.0.content.1: unexpected `tool_use_id` found in `tool_result` blocks: "
         "toolu_01A. Each `tool_result` block must have a corresponding `tool_use` block in "
-        "the previous message."),
+        "the previous message.")),
     # openai/openai-agents-python#673: an interrupted call never got its output
     "interrupted call with no output": (
         [("USER", None), ("CALL", "call_x1"), ("USER", None)],
@@ -160,14 +160,14 @@ SCENARIOS = {
     "parallel results split by the cut": (
         [("USER", None), ("CALL", "c1"), ("CALL", "c2"), ("RESULT", "c1"), ("USER", None),
          ("RESULT", "c2")],
-        "gemini", "Please ensure that the number of function response parts is equal to the "
-                  "number of function call parts of the function call turn."),
+        "gemini", ("Please ensure that the number of function response parts is equal to the "
+                  "number of function call parts of the function call turn.")),
     # BerriAI/litellm#10083: a summary inserted between a call and its result
     "summary between a call and its result": (
         [("USER", None), ("CALL", "toolu_9"), ("SUMMARY", None), ("RESULT", "toolu_9")],
-        "anthropic", "messages.1: `tool_use` ids were found without `tool_result` blocks "
+        "anthropic", ("messages.1: `tool_use` ids were found without `tool_result` blocks "
                      "immediately after: toolu_9. Each `tool_use` block must have a "
-                     "corresponding `tool_result` block in the next message."),
+                     "corresponding `tool_result` block in the next message.")),
 }
 
 

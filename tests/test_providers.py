@@ -73,12 +73,12 @@ def test_each_rule_breaks_on_its_smallest_view_and_not_on_the_fixed_one(name):
 def test_the_texts_have_the_numbers_filled_in():
     vs = verdicts(request.from_items(items("U C:a R:x")))
     assert [v.text for v in vs["anthropic"]] == [
-        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately "
+        ("messages.1: `tool_use` ids were found without `tool_result` blocks immediately "
         "after: a. Each `tool_use` block must have a corresponding `tool_result` block in the "
-        "next message.",
-        "messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: x. "
+        "next message."),
+        ("messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: x. "
         "Each `tool_result` block must have a corresponding `tool_use` block in the previous "
-        "message."]
+        "message.")]
     assert vs["bedrock"][0].text == ("Expected toolResult blocks at messages.2.content for the "
                                      "following Ids: a")
     assert vs["openai-chat"][-1].text == ("Invalid parameter: 'tool_call_id' of 'x' not found "
@@ -152,7 +152,7 @@ def _many(specs: list[str]) -> request.Request:
     # ids are numbered per view by from_items: make one id space, as a corpus has
     offset = np.cumsum([0] + [p.ncodes for p in parts])[:-1]
     code = np.concatenate([np.where(p.code >= 0, p.code + o, -1) for p, o in zip(parts, offset)])
-    cat = lambda f: np.concatenate([getattr(p, f) for p in parts])  # noqa: E731
+    cat = lambda f: np.concatenate([getattr(p, f) for p in parts])
     return request.Request(cat("kind").astype(np.int64), code.astype(np.int64),
                            cat("synthetic"), seg, cat("row"), len(parts),
                            np.concatenate([p.system for p in parts]))

@@ -6,8 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.providers.found import Found, Messages, combine, later_repeats, per_item, \
-    per_message, runs
+from explorer.providers.found import (
+    Found,
+    Messages,
+    combine,
+    later_repeats,
+    per_item,
+    per_message,
+    runs,
+)
 from explorer.providers.request import ASSISTANT_SPEAKER, TOOL_SPEAKER, USER_SPEAKER, Request
 from explorer.providers.rules import rule
 

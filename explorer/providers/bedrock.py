@@ -16,8 +16,8 @@ def check(req: Request) -> Found:
     ms = messages_of(req)
     calls, results = np.flatnonzero(req.call), np.flatnonzero(req.result)
     call_msg, result_msg = ms.of[calls], ms.of[results]
-    nxt = lambda m: np.where(ms.next_ok(m), m + 1, m)  # noqa: E731
-    prv = lambda m: np.where(ms.prev_ok(m), m - 1, m)  # noqa: E731
+    nxt = lambda m: np.where(ms.next_ok(m), m + 1, m)
+    prv = lambda m: np.where(ms.prev_ok(m), m - 1, m)
     parts = []
     # expected: toolUse ids of message N without a toolResult anywhere in N+1
     answered = ms.next_ok(call_msg) & np.isin(req.key(call_msg + 1, calls),

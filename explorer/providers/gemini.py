@@ -29,10 +29,10 @@ def check(req: Request) -> Found:
     after_call = prev_ok & call_turn[prv]
     order_bad = (ms.role == TOOL_SPEAKER) & ~after_call
     call_bad = call_turn & ~(prev_ok & (ms.role[prv] != ASSISTANT_SPEAKER))
-    number = lambda t: ms.number[t]  # noqa: E731
-    same = lambda t: t  # noqa: E731
-    back = lambda t: np.where(ms.prev_ok(t), t - 1, t)  # noqa: E731
-    ahead = lambda t: np.where(ms.next_ok(t), t + 1, t)  # noqa: E731
+    number = lambda t: ms.number[t]
+    same = lambda t: t
+    back = lambda t: np.where(ms.prev_ok(t), t - 1, t)
+    ahead = lambda t: np.where(ms.next_ok(t), t + 1, t)
     c1 = calls[count_bad[ms.of[calls]]]
     r2 = results[order_bad[ms.of[results]]]
     c3 = calls[call_bad[ms.of[calls]]]
