@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.providers.anthropic import messages_of
-from explorer.providers.found import Found, combine, found, later_repeats, per_message
+from explorer.providers.found import Found, combine, found, member, per_message, repeats
 from explorer.providers.request import ASSISTANT_SPEAKER, USER_SPEAKER, Request
 from explorer.providers.rules import rule
 
@@ -20,8 +20,7 @@ def check(req: Request) -> Found:
     prv = lambda m: np.where(ms.prev_ok(m), m - 1, m)
     parts = []
     # expected: toolUse ids of message N without a toolResult anywhere in N+1
-    answered = ms.next_ok(call_msg) & np.isin(req.key(call_msg + 1, calls),
-                                              req.key(result_msg, results))
+    answered = ms.next_ok(call_msg) & member(req, call_msg + 1, calls, result_msg, results)
     miss = calls[~answered]
     parts.append(per_message(rule("bedrock.expected"), ms, miss, ms.of[miss],
                              lambda m: ms.number[m] + 1, lambda m: m, nxt))
@@ -30,12 +29,11 @@ def check(req: Request) -> Found:
     m = np.arange(ms.count)
     prev = np.maximum(m - 1, 0)
     before = np.where(ms.prev_ok(m) & (ms.role[prev] == ASSISTANT_SPEAKER), n_calls[prev], 0)
-    over = np.flatnonzero(n_results > before)
-    items = results[np.isin(result_msg, over)]
+    items = results[(n_results > before)[result_msg]]
     parts.append(per_message(rule("bedrock.exceeds"), ms, items, ms.of[items],
                              lambda m: ms.number[m], prv, lambda m: m))
     # duplicate: two toolUse blocks with one id in one message
-    dup = calls[later_repeats(req.key(call_msg, calls))]
+    dup = calls[repeats(req, call_msg, calls)]
     parts.append(per_message(rule("bedrock.duplicate"), ms, dup, ms.of[dup],
                              lambda m: ms.number[m], lambda m: m, lambda m: m))
     # first-user: message 0 is not a user message

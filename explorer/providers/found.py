@@ -77,6 +77,28 @@ def runs(req: Request, role: np.ndarray, every: np.ndarray | None = None) -> Mes
     return messages(req, change, role)
 
 
+def member(req: Request, group: np.ndarray, items: np.ndarray, set_group: np.ndarray,
+           set_items: np.ndarray) -> np.ndarray:
+    """Whether each (``group``, call id of ``items``) is among the (``set_group``, call id of
+    ``set_items``) pairs. When no id occurs twice in the set (the usual log), one array
+    indexed by the id answers it; else a sort does."""
+    if not len(items):
+        return np.zeros(0, dtype=bool)
+    set_codes = req.code[set_items]
+    if not len(set_items) or np.bincount(set_codes, minlength=req.ncodes).max() <= 1:
+        where = np.full(req.ncodes, -1, dtype=np.int64)
+        where[set_codes] = set_group
+        return where[req.code[items]] == group
+    return np.isin(req.key(group, items), req.key(set_group, set_items))
+
+
+def repeats(req: Request, group: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """For each of ``items``, whether an earlier one has its (``group``, call id)."""
+    if not len(items) or np.bincount(req.code[items], minlength=req.ncodes).max() <= 1:
+        return np.zeros(len(items), dtype=bool)
+    return later_repeats(req.key(group, items))
+
+
 def later_repeats(keys: np.ndarray) -> np.ndarray:
     """For each element, whether an earlier element has its key."""
     if not len(keys):

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.providers.found import Found, Messages, combine, messages, per_item, per_message
+from explorer.providers.found import (
+    Found,
+    Messages,
+    combine,
+    member,
+    messages,
+    per_item,
+    per_message,
+)
 from explorer.providers.request import TOOL_SPEAKER, Request
 from explorer.providers.rules import rule
 
@@ -41,14 +49,12 @@ def check(req: Request) -> Found:
     run_end = np.full(ms.count, -1, dtype=np.int64)
     np.maximum.at(run_end, np.maximum(head, 0), np.where(head >= 0, m, -1))
     parts = []
-    answered = np.isin(req.key(call_msg, calls),
-                       req.key(result_head[in_run], results[in_run]))
+    answered = member(req, call_msg, calls, result_head[in_run], results[in_run])
     miss = calls[~answered]
     parts.append(per_message(rule("openai-chat.unanswered"), ms, miss, ms.of[miss],
                              lambda m: ms.number[m], lambda m: m, lambda m: run_end[m]))
     foreign_flag = in_run.copy()
-    foreign_flag[in_run] = ~np.isin(req.key(result_head[in_run], results[in_run]),
-                                    req.key(call_msg, calls))
+    foreign_flag[in_run] = ~member(req, result_head[in_run], results[in_run], call_msg, calls)
     foreign = results[foreign_flag]
     fh = head[ms.of[foreign]]
     parts.append(per_item(rule("openai-chat.foreign-id"), ms, foreign,

@@ -18,14 +18,16 @@ def messages_of(req: Request) -> Messages:
 def check(req: Request) -> Found:
     ms = messages_of(req)
     calls, results = np.flatnonzero(req.call), np.flatnonzero(req.result)
-    keys = req.key(req.seg, np.arange(req.n))
-    has = req.call | req.result
-    groups, group = np.unique(keys[has], return_inverse=True)
-    group_of = np.full(req.n, -1, dtype=np.int64)
-    group_of[has] = group.ravel()
-    last_output = np.full(len(groups), -1, dtype=np.int64)
+    if req.views == 1:   # one view: the id is the group
+        group_of, groups = req.code, req.ncodes
+    else:
+        has = req.call | req.result
+        keys, group = np.unique(req.key(req.seg[has], np.flatnonzero(has)), return_inverse=True)
+        group_of, groups = np.full(req.n, -1, dtype=np.int64), len(keys)
+        group_of[has] = group.ravel()
+    last_output = np.full(groups, -1, dtype=np.int64)
     np.maximum.at(last_output, group_of[results], results)
-    first_call = np.full(len(groups), req.n, dtype=np.int64)
+    first_call = np.full(groups, req.n, dtype=np.int64)
     np.minimum.at(first_call, group_of[calls], calls)
     no_output = calls[last_output[group_of[calls]] < calls]
     no_call = results[first_call[group_of[results]] > results]

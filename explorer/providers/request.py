@@ -161,20 +161,54 @@ def dense_ids(c) -> np.ndarray:
     return cached
 
 
-def from_decision(c, d) -> Request:
-    """The views of every session of corpus ``c`` under decision ``d`` (the sweep)."""
-    mask = d.in_view(c)
+def _body(c):
+    """The corpus positions that reach messages (not SYSTEM, not OTHER), and the running
+    count of SYSTEM events; computed once per corpus."""
+    cached = c.__dict__.get("_provider_body")
+    if cached is None:
+        body = np.flatnonzero((c.kind != SYSTEM) & (c.kind != OTHER))
+        systems = np.r_[0, np.cumsum(c.kind == SYSTEM)]
+        cached = c.__dict__["_provider_body"] = (body, systems)
+    return cached
+
+
+def _suffix_rows(c, d, only):
+    """The body positions of suffix views (from each cut to its session's end), and which
+    views hold a SYSTEM event: by ranges, without a pass over the whole corpus."""
+    body, systems = _body(c)
+    cut = np.asarray(d.cut, dtype=np.int64)
+    ends = c.ends
+    if only is not None:
+        cut = np.where(only, cut, ends)
+    system = systems[ends] - systems[np.minimum(cut, ends)] > 0
+    lo, hi = np.searchsorted(body, cut), np.searchsorted(body, ends)
+    sizes = np.maximum(hi - lo, 0)
+    total = int(sizes.sum())
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    picks = np.repeat(lo - starts, sizes) + np.arange(total)
+    return body[picks], system
+
+
+def from_decision(c, d, only: np.ndarray | None = None) -> Request:
+    """The views of every session of corpus ``c`` under decision ``d`` (the sweep); with
+    ``only`` (bool per session), the views of the other sessions are left empty."""
     sessions = len(c.start)
     kind_all = c.kind
-    system = np.bincount(c.session[mask & (kind_all == SYSTEM)], minlength=sessions) > 0
-    g = np.flatnonzero(mask & (kind_all != SYSTEM) & (kind_all != OTHER))
+    if d.suffix_only:
+        g, system = _suffix_rows(c, d, only)
+    else:
+        mask = d.in_view(c)
+        if only is not None:
+            mask = mask & only[c.session]
+        system = np.bincount(c.session[mask & (kind_all == SYSTEM)], minlength=sessions) > 0
+        g = np.flatnonzero(mask & (kind_all != SYSTEM) & (kind_all != OTHER))
     codes = dense_ids(c)
     parts_key = [g.astype(np.float64)]
     kind, code, row = [kind_all[g].astype(np.int64)], [codes[g]], [g]
     seg = [c.session[g].astype(np.int64)]
     synthetic = [np.zeros(len(g), dtype=bool)]
     if d.placeholder_end is not None:
-        held = np.flatnonzero(d.placeheld(c))
+        held = np.flatnonzero(d.placeheld(c) if only is None else d.placeheld(c) & only[c.session])
         parts_key.append(held + 0.5)
         kind.append(np.full(len(held), RESULT, dtype=np.int64))
         code.append(codes[held])
@@ -182,7 +216,7 @@ def from_decision(c, d) -> Request:
         seg.append(c.session[held].astype(np.int64))
         synthetic.append(np.ones(len(held), dtype=bool))
     if d.front and d.fronted is not None:
-        fronted = np.flatnonzero(d.fronted)
+        fronted = np.flatnonzero(d.fronted if only is None else d.fronted & only)
         k = len(d.front)
         for i, (front_kind, _) in enumerate(d.front):
             parts_key.append(c.start[fronted] - 0.5 + 0.4 * i / k)
