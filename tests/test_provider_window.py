@@ -114,3 +114,26 @@ def test_the_window_agrees_with_validate_on_demo_sessions(capsys, demo):
         for d in (d for d in docs if d["session_id"] == name):
             view = provider_view(log, STRATEGY, BUDGET, CompactionSettings(), d["provider"])
             assert d["violations"] == [v.as_dict() for v in view.violations]
+
+
+def test_the_compare_table_has_a_column_for_the_provider(panels):
+    from explorer.session.preview import compare
+    preview, _ = panels
+    model = preview.compare
+    before = model.columnCount()
+    preview.provider_picker.set_provider("gemini")
+    model.refresh()
+    assert model.columnCount() == before + 1
+    assert model.headerData(before, Qt.Orientation.Horizontal) == "Gemini"
+    rows = compare(preview.session().log, BUDGET, preview.picker.texts(), preview.settings(),
+                   ("gemini",))
+    for i, row in enumerate(rows):
+        view = provider_view(preview.session().log, row["strategy"], BUDGET,
+                             preview.settings(), "gemini")
+        assert row["rejected_gemini"] == len(view.violations)
+        text = model.data(model.index(i, before))
+        assert text == ("ok" if not view.violations else
+                        f"{len(view.violations)} error" + ("s" if len(view.violations) > 1 else ""))
+    assert any(r["rejected_gemini"] for r in rows) and not all(r["rejected_gemini"] for r in rows)
+    preview.provider_picker.set_provider(None)
+    assert model.columnCount() == before

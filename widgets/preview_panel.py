@@ -245,7 +245,8 @@ class PreviewPanel(QWidget):
         return self._provider_view
 
     @Slot(object)
-    def _on_provider_picker_provider_changed(self, _provider) -> None:
+    def _on_provider_picker_provider_changed(self, provider) -> None:
+        self.compare.set_provider(provider)
         self._update()
 
     @Slot(int)
