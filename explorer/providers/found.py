@@ -53,15 +53,20 @@ def messages(req: Request, boundary: np.ndarray, role: np.ndarray,
              offset: np.ndarray | None = None) -> Messages:
     """Runs starting where ``boundary`` is set or a view starts; ``offset`` per view is
     added to N (openai-chat's system message)."""
-    starts = np.flatnonzero(boundary | req.new_view)
-    of = np.cumsum(boundary | req.new_view) - 1
+    bounds = boundary | req.new_view
+    starts = np.flatnonzero(bounds)
+    of = np.cumsum(bounds) - 1
     seg = req.seg[starts]
-    first = np.ones(len(starts), dtype=bool)
-    if len(starts) > 1:
+    count = len(starts)
+    if req.views == 1:   # one view: numbered from its first message
+        first = np.zeros(count, dtype=bool)
+        first[:1] = True
+        number = np.arange(count)
+    else:
+        first = np.ones(count, dtype=bool)
         first[1:] = seg[1:] != seg[:-1]
-    head = np.maximum.accumulate(np.where(first, np.arange(len(starts)), 0)) \
-        if len(starts) else starts
-    number = np.arange(len(starts)) - head
+        head = np.maximum.accumulate(np.where(first, np.arange(count), 0)) if count else starts
+        number = np.arange(count) - head
     if offset is not None:
         number = number + offset[seg]
     return Messages(of, np.r_[starts, req.n], seg, role[starts], number, first)
