@@ -35,6 +35,8 @@ def cell_text(key: str, value) -> str:
         return str(value)
     if isinstance(value, bool):
         return "yes" if value else ""
+    if key.startswith("rejected_"):
+        return f"{int(value):,} error{'s' if value != 1 else ''}" if value else "ok"
     return f"{int(value):,}"
 
 
@@ -52,6 +54,8 @@ class CompareModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[dict] = []
+        self._columns = COLUMNS
+        self._providers: tuple[str, ...] = ()
         self._current = ""
         self._pending: tuple | None = None
         self.timer = QTimer(self)
@@ -73,7 +77,7 @@ class CompareModel(QAbstractTableModel):
             return
         log, budget, strategies, settings = self._pending
         self._pending = None
-        self.set_rows(compare(log, budget, strategies, settings))
+        self.set_rows(compare(log, budget, strategies, settings, self._providers))
         self.refreshed.emit()
 
     def clear(self) -> None:
@@ -88,10 +92,27 @@ class CompareModel(QAbstractTableModel):
         if same and rows:
             self._rows = rows
             self.dataChanged.emit(self.index(0, 0),
-                                  self.index(len(rows) - 1, len(COLUMNS) - 1))
+                                  self.index(len(rows) - 1, len(self._columns) - 1))
             return
         self.beginResetModel()
         self._rows = rows
+        self.endResetModel()
+
+    def set_provider(self, provider: str | None) -> None:
+        """Add a column of the errors ``provider`` would return (None: no such column); the
+        rows are recomputed at the next :meth:`schedule`."""
+        from explorer.providers import LABELS
+        from explorer.providers.sweep_figures import figure_name
+        providers = () if provider is None else (provider,)
+        if providers == self._providers:
+            return
+        self.beginResetModel()
+        self._providers = providers
+        self._columns = COLUMNS + tuple(
+            (figure_name(p), LABELS[p], (f"Errors {LABELS[p]} would return for the view "
+                                         "(PROVIDERS.md); ok: accepted."))
+            for p in providers)
+        self._rows = []
         self.endResetModel()
 
     def set_current(self, strategy: str) -> None:
@@ -101,7 +122,7 @@ class CompareModel(QAbstractTableModel):
         changed = [i for i, r in enumerate(self._rows) if r["strategy"] in (strategy, self._current)]
         self._current = strategy
         for row in changed:
-            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self._columns) - 1))
 
     def rows(self) -> list[dict]:
         return list(self._rows)
@@ -118,32 +139,33 @@ class CompareModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
+        return 0 if parent.isValid() else len(self._columns)
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
         row = self._rows[index.row()]
-        key = COLUMNS[index.column()][0]
-        value = row[key]
+        key = self._columns[index.column()][0]
+        value = row.get(key, 0)
         current = row["strategy"] == self._current
         if role == Qt.ItemDataRole.DisplayRole:
             return cell_text(key, value)
         if role == Qt.ItemDataRole.TextAlignmentRole and key != "strategy":
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and key in BAD and value:
+        bad = key in BAD or key.startswith("rejected_")
+        if role == Qt.ItemDataRole.ForegroundRole and bad and value:
             return QBrush(BAD_COLOUR)
         if role == Qt.ItemDataRole.BackgroundRole and current:
             return QBrush(CURRENT_COLOUR)
-        if role == Qt.ItemDataRole.FontRole and (current or (key in BAD and value)):
+        if role == Qt.ItemDataRole.FontRole and (current or (bad and value)):
             font = QFont()
             font.setBold(True)
             return font
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{row['strategy']}: {COLUMNS[index.column()][2]}" if key != "strategy" \
+            return f"{row['strategy']}: {self._columns[index.column()][2]}" if key != "strategy" \
                 else ("previewed strategy" if current else "")
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole):
-        return column_header(COLUMNS, section, orientation, role)
+        return column_header(self._columns, section, orientation, role)

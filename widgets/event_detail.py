@@ -27,6 +27,7 @@ class ViewState:
     errors: tuple[str, ...] = ()
     view_cost: int | None = None   # its cost in the view when a transform changed it
     note: str | None = None        # "evicted" / "pruned"
+    provider: str = ""             # the texts of the provider's violations here (visible)
 
 
 def describe(event: dict, session_id: str, view: ViewState | None = None,
@@ -66,6 +67,8 @@ def _view_lines(view: ViewState) -> list[str]:
     if view.note is not None and view.view_cost is not None:
         lines.append(f"cost in the view: {view.view_cost:,} tokens (result {view.note})")
     lines += [f"view error {e}: {VIEW_ERROR_TEXT.get(e, e)}" for e in view.errors]
+    if view.provider:
+        lines += view.provider.split("\n")
     if not view.errors:
         lines.append("view errors: none")
     return lines

@@ -28,6 +28,7 @@ from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
 from widgets.limits_dialog import LimitsDialog
 from widgets.rejected_dialog import RejectedDialog
+from widgets.request_panel import RequestPanel
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
 from widgets.texts import LOG_FILTER
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
         self.findings = self._add_panel("left", FindingsPanel(store, self.jobs, self))
         self.workspace = self._add_panel("main", Workspace(store, self.jobs, order, self))
         self.sweep = self._add_panel("main", SweepPanel(store, self.jobs, self))
+        self.request = self._add_panel("main", RequestPanel(store, self.jobs, self))
         # Kept for the tests and the screenshot, which look at these parts directly.
         self.model, self.table, self.totals = self.sessions.model, self.sessions.view, self.sessions.totals
         self.session_panel, self.preview = self.workspace.session_panel, self.workspace.preview
@@ -81,6 +83,8 @@ class MainWindow(QMainWindow):
         self.sessions.audit_started.connect(self._on_sessions_audit_started)
         self.sessions.session_selected.connect(self._on_sessions_session_selected)
         self.findings.finding_activated.connect(self.go_to_finding)
+        self.request.follow(self.preview)
+        self.request.rows_requested.connect(self._on_request_rows_requested)
 
         self.setWindowTitle("Turnscope")
         self.setAcceptDrops(True)
@@ -249,6 +253,12 @@ class MainWindow(QMainWindow):
 
     # -- slots ----------------------------------------------------------------------------
     @Slot(str, int)
+    @Slot(object)
+    def _on_request_rows_requested(self, rows) -> None:
+        """Show the events a request's message or a pasted error points at."""
+        self.main_tabs.setCurrentWidget(self.workspace)
+        self.session_panel.select_row(rows[0])
+
     def _on_menus_tab_requested(self, tabs: str, index: int) -> None:
         (self.main_tabs if tabs == "main" else self.left_tabs).setCurrentIndex(index)
 

@@ -46,6 +46,8 @@ STYLES: dict[str, MarkStyle] = {s.key: s for s in (
               VIEW_ERROR_TEXT["orphan_call"]),
     MarkStyle("view:pair_split", "split pair", "#c2185b", "#ffd3e4", "view_split",
               VIEW_ERROR_TEXT["pair_split"]),
+    MarkStyle("view:rejected", "rejected by the provider", "#6a1b9a", "#ead7f5", "view_diamond",
+              VIEW_ERROR_TEXT["rejected"]),
     MarkStyle("out_of_view", "out of view (greyed)", OUT_OF_VIEW_COLOUR, "", "eye_slash",
               "The preview's view does not hold this event: it is greyed."),
     MarkStyle("synthetic", "synthetic item", "#00897b", "#dff3f0", "plus",

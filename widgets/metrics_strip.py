@@ -69,6 +69,10 @@ class MetricsStrip(QWidget):
         self.cost_label.setFont(font)
         self.cost_label.setToolTip("Cost of the view (synthetic and pinned events included) "
                                    "against the budget.")
+        self.verdict_label = self._label()
+        self.verdict_label.setToolTip("Whether the provider picked would accept the request "
+                                      "built from the view (PROVIDERS.md).")
+        self.verdict_label.hide()
         self.labels: dict[str, QLabel] = {}
         self._shown: dict[int, tuple] = {}
         grid = QGridLayout()
@@ -83,6 +87,7 @@ class MetricsStrip(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
         layout.addWidget(self.cost_label)
+        layout.addWidget(self.verdict_label)
         layout.addLayout(grid)
         self.set_metrics(None, 0)
 
@@ -107,6 +112,13 @@ class MetricsStrip(QWidget):
             else:
                 self._show(label, "", None)
 
+    def set_verdict(self, view) -> None:
+        """Show a provider's verdict (a :class:`~explorer.session.provider_view.ProviderView`;
+        None hides the line)."""
+        self.verdict_label.setVisible(view is not None)
+        if view is not None:
+            self._show(self.verdict_label, view.summary, BAD if view.violations else None)
+
     def _show(self, label: QLabel, text: str, colour: QColor | None) -> None:
         """Set a label's text and highlight, touching it only when they change (the slider
         calls this on every step)."""
@@ -126,7 +138,8 @@ class MetricsStrip(QWidget):
     def text(self) -> str:
         """Everything the strip says, cost line first, the other labels space-separated."""
         rest = [label.text() for label in self.labels.values() if label.text()]
-        return "\n".join([self.cost_label.text(), " · ".join(rest)])
+        verdict = [self.verdict_label.text()] if self.verdict_label.isVisibleTo(self) else []
+        return "\n".join([self.cost_label.text(), *verdict, " · ".join(rest)])
 
     def highlighted(self) -> dict[str, str]:
         """The metrics shown highlighted and how: ``{"over": "bad", "fallback": "note"}``."""

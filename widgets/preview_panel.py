@@ -28,6 +28,7 @@ from explorer.compaction.settings import CompactionSettings
 from explorer.model import CostSettings, Order
 from explorer.session.data import SessionData
 from explorer.session.preview import overlay, transform_key
+from explorer.session.provider_view import ProviderView, provider_view
 from explorer.session.view_overlay import ViewOverlay
 from explorer.text_escape import elided
 from widgets.budget_control import BudgetControl
@@ -35,6 +36,7 @@ from widgets.compare_model import CompareModel
 from widgets.estimate_inputs import estimator_box, ratio_box
 from widgets.metrics_strip import MetricsStrip
 from widgets.plain_text import whole_tip
+from widgets.provider_picker import ProviderPicker
 from widgets.strategy_picker import StrategyPicker
 from widgets.texts import ORDER_TEXT
 
@@ -52,6 +54,9 @@ class PreviewPanel(QWidget):
             be loaded again with :meth:`order`, :meth:`cost_settings` and :meth:`settings`.
         settings_changed(object): the strategy picker gave these :class:`CompactionSettings`
             (emitted on every pick, after ``reload_needed`` when that is emitted too).
+        provider_view_changed(object): the picked provider's
+            :class:`~explorer.session.provider_view.ProviderView` of the view (None: no
+            provider or no view), emitted with ``overlay_changed``.
     """
 
     overlay_changed = Signal(object)
@@ -59,6 +64,7 @@ class PreviewPanel(QWidget):
     order_changed = Signal(object)
     reload_needed = Signal()
     settings_changed = Signal(object)
+    provider_view_changed = Signal(object)
 
     def __init__(self, budget: int = 4000, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,6 +74,8 @@ class PreviewPanel(QWidget):
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setWordWrap(True)
         self.picker = StrategyPicker(self)
+        self.provider_picker = ProviderPicker(self)
+        self._provider_view: ProviderView | None = None
         self._settings = self.picker.settings()
         self.order_box = QComboBox(self)
         for i, order in enumerate(Order):
@@ -91,6 +99,7 @@ class PreviewPanel(QWidget):
         self.table.setToolTip("Every strategy at the current budget; double-click one to preview it.")
         self._layout()
         self.picker.changed.connect(self._on_picker_changed)
+        self.provider_picker.provider_changed.connect(self._on_provider_picker_provider_changed)
         self.order_box.currentIndexChanged.connect(self._on_order_box_current_index_changed)
         self.cjk_ratio.valueChanged.connect(self._on_ratio_value_changed)
         self.other_ratio.valueChanged.connect(self._on_ratio_value_changed)
@@ -101,7 +110,12 @@ class PreviewPanel(QWidget):
 
     def _layout(self) -> None:
         strategy = QGroupBox("Strategy", self)
-        QVBoxLayout(strategy).addWidget(self.picker)
+        box = QVBoxLayout(strategy)
+        box.addWidget(self.picker)
+        provider = QHBoxLayout()
+        provider.addWidget(QLabel("Provider", strategy))
+        provider.addWidget(self.provider_picker, 1)
+        box.addLayout(provider)
         reading = QGroupBox("Reading", self)
         form = QFormLayout(reading)
         form.addRow("Order", self.order_box)
@@ -208,6 +222,7 @@ class PreviewPanel(QWidget):
         self.title.setText(reason if data is None else f"{elided(data.session_id)}: "
                            f"{data.log.n:,} events in {data.turns:,} turn(s)")
         self.title.setToolTip("" if data is None else whole_tip(data.session_id) or "")
+        self._provider_view = None
         if reason:
             self._overlay = None
             self.strip.set_metrics(None, self.budget(), reason)
@@ -215,9 +230,24 @@ class PreviewPanel(QWidget):
         else:
             budget = self.budget()
             self._overlay = overlay(data.log, self.strategy(), budget, self._settings)
+            provider = self.provider_picker.provider()
+            if provider is not None:
+                self._provider_view = provider_view(data.log, self.strategy(), budget,
+                                                    self._settings, provider)
+                self._overlay = self._provider_view.marked(self._overlay)
             self.strip.set_metrics(self._overlay.metrics, budget)
             self.compare.schedule(data.log, budget, self.picker.texts(), self._settings)
+        self.strip.set_verdict(self._provider_view)
         self.overlay_changed.emit(self._overlay)
+        self.provider_view_changed.emit(self._provider_view)
+
+    def current_provider_view(self) -> ProviderView | None:
+        return self._provider_view
+
+    @Slot(object)
+    def _on_provider_picker_provider_changed(self, provider) -> None:
+        self.compare.set_provider(provider)
+        self._update()
 
     @Slot(int)
     def _on_budget_control_budget_changed(self, budget: int) -> None:

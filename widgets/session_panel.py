@@ -280,4 +280,5 @@ class SessionPanel(QWidget):
         note = notes.get(row)
         cost = int(self.data.log.cost[row]) if note is not None else None
         return ViewState(overlay.strategy, overlay.budget, bool(overlay.in_view[row]),
-                         tuple(overlay.errors.get(row, ())), cost, note)
+                         tuple(overlay.errors.get(row, ())), cost, note,
+                         overlay.notes.get(row, ""))

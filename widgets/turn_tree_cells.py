@@ -76,8 +76,11 @@ class TurnTreeCells:
             return self._italic
         if role in (_ROLE.ToolTipRole, _ROLE.BackgroundRole):
             keys = self.mark_keys(row)
+            if keys and role == _ROLE.ToolTipRole:
+                note = self._overlay.notes.get(row) if self._overlay is not None else None
+                return tooltip(keys) + (f"\n{note}" if note else "")
             if keys:
-                return tooltip(keys) if role == _ROLE.ToolTipRole else self._brushes[keys[0]]
+                return self._brushes[keys[0]]
         return None
 
     def _synthetic_data(self, item: SyntheticItem, column: int, role: int) -> Any:

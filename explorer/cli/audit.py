@@ -45,16 +45,30 @@ def run_audit(args: argparse.Namespace) -> int:
     errors.extend(LogFileError(p, durability.failed_message(reason))
                   for p, reason in durability.failed_imports(store) if p not in failed_now)
     order = Order(args.order)
+    try:
+        gates = fail_on(getattr(args, "fail_on", None))
+    except ValueError as exc:
+        messages.error("audit", exc)
+        return 2
     if errors and not report.files and not args.db:
         for exc in errors:
             messages.error("audit", exc)
         return 2
+    counts = None
     if args.findings:
         _print_findings(store, order, args.json, cached=bool(args.db))
     else:
         counts = _counts(store, order, settings, cached=bool(args.db))
         files = store.frame("list_files").to_dicts()
         _print_counts(counts, files, order, args.json, errors)
+    if getattr(args, "junit", None):
+        _write_junit(store, order, args.junit)
+    passed = []
+    if gates:
+        counts = counts or _counts(store, order, settings, cached=bool(args.db))
+        passed = [(name, counts[name], n) for name, n in gates if counts[name] > n]
+        for name, count, n in passed:
+            messages.error("audit", f"--fail-on: {name} is {count}, more than {n}")
     rejected = sum(f["rejected"] for f in store.frame("list_files").to_dicts())
     for exc in errors:
         messages.error("audit", exc)
@@ -62,7 +76,47 @@ def run_audit(args: argparse.Namespace) -> int:
         _warn_rejected(store, rejected)
     if errors or (rejected and args.strict):
         return 2
-    return 0
+    return 1 if passed else 0
+
+
+def fail_on(text: str | None) -> list[tuple[str, int]]:
+    """``--fail-on RULE[:N][,RULE...]`` as (count name, threshold) pairs."""
+    if not text:
+        return []
+    gates = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, _, n = part.partition(":")
+        if name not in audits.COUNT_NAMES:
+            raise ValueError(f"--fail-on: {name!r} is not an AUDITS.md count (one of "
+                             f"{', '.join(audits.COUNT_NAMES)})")
+        try:
+            threshold = int(n) if n else 0
+        except ValueError:
+            raise ValueError(f"--fail-on: {part!r}: the threshold is an integer") from None
+        if threshold < 0:
+            raise ValueError(f"--fail-on: {part!r}: the threshold is >= 0")
+        gates.append((name, threshold))
+    return gates
+
+
+def _write_junit(db: Db, order: Order, path: str) -> None:
+    """One test case per session (input order), failing with its findings."""
+    from explorer.cli import junit
+    by_session: dict[str, list[str]] = {}
+    for finding in audits.findings(db, order):
+        by_session.setdefault(finding["session_id"], []).append(_finding_line(finding))
+    junit.write(path, "audit", [(name, by_session.get(name, []))
+                                for (name,) in db.run("sessions_in_input_order")])
+
+
+def _finding_line(finding: dict) -> str:
+    events = ", ".join(
+        f"{e['kind']}#{e['seq']}" + (f".{e['sub']}" if e["sub"] else "")
+        + (f"[{e['call_id']}]" if e["call_id"] is not None else "")
+        for e in finding["events"])
+    return visible(f"{finding['rule']}  {events}")
 
 
 def counts_document(counts: dict, files: list[dict], order: Order,
@@ -119,11 +173,8 @@ def _print_findings(db: Db, order: Order, as_json: bool, cached: bool = False) -
         if as_json:
             out.write(json.dumps(finding, ensure_ascii=False) + "\n")
             continue
-        events = ", ".join(
-            f"{e['kind']}#{e['seq']}" + (f".{e['sub']}" if e["sub"] else "")
-            + (f"[{e['call_id']}]" if e["call_id"] is not None else "")
-            for e in finding["events"])
-        out.write(visible(f"{finding['rule']:<20} {finding['session_id']}  {events}") + "\n")
+        rule, events = _finding_line(finding).split("  ", 1)
+        out.write(visible(f"{rule:<20} {finding['session_id']}  {events}") + "\n")
 
 
 def _warn_rejected(db: Db, rejected: int) -> None:

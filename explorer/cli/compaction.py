@@ -15,6 +15,8 @@ from explorer.compaction.sweep import FIGURES, VECTORIZED, sweep
 from explorer.formats import LogFileError
 from explorer.ingest.imports import import_paths, open_database
 from explorer.model import CostSettings, Order
+from explorer.providers.rules import parse_providers
+from explorer.providers.sweep_figures import figure_names, rejected_figures
 from explorer.store.db import StoreError
 from explorer.text_escape import visible
 from explorer.tokens.counts import checked
@@ -28,6 +30,9 @@ def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.A
     sweep_parser.add_argument("--strategies", default=",".join(VECTORIZED),
                               help=f"comma-separated strategies ({','.join(VECTORIZED)}); "
                                    f"{strategy_help()}")
+    sweep_parser.add_argument("--provider", default=None, metavar="P,P|all",
+                              help="add rejected_<provider>: the windows each provider "
+                                   "rejects (PROVIDERS.md)")
     out = sweep_parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="an array of objects")
     out.add_argument("--csv", action="store_true", help="CSV with a header row")
@@ -36,28 +41,33 @@ def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.A
     view_parser.add_argument("--budget", type=int, default=4000, help="budget in tokens (4000)")
     view_parser.add_argument("--json", action="store_true", help="one JSON object")
     for p in (sweep_parser, view_parser):
-        p.add_argument("--no-latest-turn", action="store_true",
-                       help="keep_latest_turn off (spring-events/-tokens/-summary)")
-        p.add_argument("--summary-cost", type=int, default=300, help="synthetic SUMMARY cost (300)")
-        p.add_argument("--placeholder-cost", type=int, default=8, help="M2 placeholder cost (8)")
-        p.add_argument("--evict", action="store_true", help="tool result eviction (AgentScope)")
-        p.add_argument("--evict-chars", type=int, default=80_000,
-                       help="evict RESULTs over this many characters (80000)")
-        p.add_argument("--prune", action="store_true", help="tool result pruning (AgentScope)")
-        p.add_argument("--prune-protect", type=int, default=40_000,
-                       help="tokens of the newest RESULTs never pruned (40000)")
-        p.add_argument("--prune-minimum", type=int, default=20_000,
-                       help="prune only when the candidates total this many tokens (20000)")
-        p.add_argument("--prune-chars", type=int, default=2_000,
-                       help="prune RESULTs over this many characters (2000)")
-        p.add_argument("--evict-keep", type=int, default=2_000,
-                       help="an evicted RESULT keeps its first and last N characters (2000)")
-        p.add_argument("--prune-keep", type=int, default=1_000,
-                       help="a pruned RESULT keeps its first and last N characters (1000)")
-        p.add_argument("--evict-excluded", default=",".join(EVICT_EXCLUDED),
-                       help="comma-separated tools never evicted (AgentScope's list)")
-        p.add_argument("--prune-excluded", default=",".join(PRUNE_EXCLUDED),
-                       help="comma-separated tools never pruned (AgentScope's list)")
+        add_settings_arguments(p)
+
+
+def add_settings_arguments(p: argparse.ArgumentParser) -> None:
+    """The compaction settings' flags (sweep, view, validate)."""
+    p.add_argument("--no-latest-turn", action="store_true",
+                   help="keep_latest_turn off (spring-events/-tokens/-summary)")
+    p.add_argument("--summary-cost", type=int, default=300, help="synthetic SUMMARY cost (300)")
+    p.add_argument("--placeholder-cost", type=int, default=8, help="M2 placeholder cost (8)")
+    p.add_argument("--evict", action="store_true", help="tool result eviction (AgentScope)")
+    p.add_argument("--evict-chars", type=int, default=80_000,
+                   help="evict RESULTs over this many characters (80000)")
+    p.add_argument("--prune", action="store_true", help="tool result pruning (AgentScope)")
+    p.add_argument("--prune-protect", type=int, default=40_000,
+                   help="tokens of the newest RESULTs never pruned (40000)")
+    p.add_argument("--prune-minimum", type=int, default=20_000,
+                   help="prune only when the candidates total this many tokens (20000)")
+    p.add_argument("--prune-chars", type=int, default=2_000,
+                   help="prune RESULTs over this many characters (2000)")
+    p.add_argument("--evict-keep", type=int, default=2_000,
+                   help="an evicted RESULT keeps its first and last N characters (2000)")
+    p.add_argument("--prune-keep", type=int, default=1_000,
+                   help="a pruned RESULT keeps its first and last N characters (1000)")
+    p.add_argument("--evict-excluded", default=",".join(EVICT_EXCLUDED),
+                   help="comma-separated tools never evicted (AgentScope's list)")
+    p.add_argument("--prune-excluded", default=",".join(PRUNE_EXCLUDED),
+                   help="comma-separated tools never pruned (AgentScope's list)")
 
 
 def strategy_help() -> str:
@@ -106,23 +116,28 @@ def run_sweep(args: argparse.Namespace) -> int:
         strategies = [s for s in args.strategies.split(",") if s]
         budgets = [int(b) for b in args.budgets.split(",") if b]
         costs = checked(CostSettings(args.cjk_ratio, args.other_ratio, args.tokenizer))
+        providers = parse_providers(args.provider) if args.provider is not None else ()
     except ValueError as exc:
         return _error("sweep", str(exc))
     store, status = _open(args, "sweep")
     if store is None:
         return status
+    more = rejected_figures(providers) if providers else None
+    columns = (*FIGURES, *figure_names(providers))
     try:
-        rows = sweep(store, strategies, budgets, Order(args.order), costs, _settings(args))
+        rows = sweep(store, strategies, budgets, Order(args.order), costs, _settings(args),
+                     more=more)
     except ValueError as exc:
         return _error("sweep", str(exc))
     if args.json:
         print(json.dumps(rows))
     elif args.csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["strategy", "budget", *FIGURES])
-        writer.writerows([[r["strategy"], r["budget"], *(_cell(r[f]) for f in FIGURES)] for r in rows])
+        writer.writerow(["strategy", "budget", *columns])
+        writer.writerows([[r["strategy"], r["budget"], *(_cell(r[f]) for f in columns)]
+                          for r in rows])
     else:
-        _print_table(rows, budgets)
+        _print_table(rows, budgets, columns)
     return status
 
 
@@ -136,14 +151,14 @@ def _cell(value):
     return f"{value:.6f}" if isinstance(value, float) else value
 
 
-def _print_table(rows: list[dict], budgets: list[int]) -> None:
+def _print_table(rows: list[dict], budgets: list[int], columns=FIGURES) -> None:
     width = max([8, *(len(r["strategy"]) for r in rows)])
-    heads = [f.replace("window_", "w_") for f in FIGURES]
+    heads = [f.replace("window_", "w_") for f in columns]
     for budget in budgets:
         print(f"budget {budget}")
         print(" ".join([f"{'strategy':<{width}}", *(f"{h:>{max(len(h), 9)}}" for h in heads)]))
         for r in (r for r in rows if r["budget"] == budget):
-            cells = [f"{_cell(r[f]):>{max(len(h), 9)}}" for f, h in zip(FIGURES, heads)]
+            cells = [f"{_cell(r[f]):>{max(len(h), 9)}}" for f, h in zip(columns, heads)]
             print(" ".join([f"{r['strategy']:<{width}}", *cells]))
         print()
 

@@ -13,7 +13,7 @@ from explorer.cli import messages
 from explorer.formats import limits
 from explorer.model import TOKENIZERS, Order
 
-SUBCOMMANDS = ("audit", "export", "generate", "screenshot", "sweep", "view")
+SUBCOMMANDS = ("audit", "export", "generate", "screenshot", "sweep", "validate", "view")
 _DISPLAY_HELP = (
     "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
     "  Run it under a virtual display:  xvfb-run -a {program} [PATH...]\n"
@@ -75,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "Without a subcommand, opens the desktop window (on the demo data when "
                     "no PATH is given).")
     _version_arg(parser)
-    sub = parser.add_subparsers(dest="command", metavar="{audit,sweep,view,export,generate}")
+    sub = parser.add_subparsers(dest="command",
+                                metavar="{audit,sweep,view,validate,export,generate}")
     audit = sub.add_parser("audit", help="print the structural audits of AUDITS.md")
     audit.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
     _order_arg(audit)
@@ -83,6 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--findings", action="store_true", help="list every finding (JSON Lines with --json)")
     audit.add_argument("--db", metavar="PATH", help="DuckDB file to import into and audit")
     audit.add_argument("--strict", action="store_true", help="exit 2 when any line was rejected")
+    audit.add_argument("--fail-on", metavar="RULE[:N],...", default=None,
+                       help="exit 1 when an AUDITS.md count passes N (0 by default), e.g. "
+                            "orphan_results,collapsed_keys:5")
+    audit.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report (one "
+                       "test case per session, failing with its findings)")
     _ratio_args(audit)
     _limit_args(audit)
     _verbose_arg(audit)
@@ -102,6 +108,17 @@ def build_parser() -> argparse.ArgumentParser:
     export_arguments(export)
     _limit_args(export)
     _verbose_arg(export)
+    validate = sub.add_parser("validate", help="would each provider accept the sessions or a "
+                              "strategy's views of them (PROVIDERS.md)")
+    validate.add_argument("paths", nargs="*", metavar="PATH",
+                          help="log files; --demo for the demo data")
+    _order_arg(validate)
+    validate.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
+    _ratio_args(validate)
+    _limit_args(validate)
+    _verbose_arg(validate)
+    from explorer.cli.validate import add_arguments as validate_arguments
+    validate_arguments(validate)
     _screenshot_args(sub.add_parser(
         "screenshot", help="render the window offscreen to a PNG (demo data without paths)"))
     gen = sub.add_parser("generate", help="write a synthetic corpus (JSONL, .jsonl.gz, Parquet or CSV)")
@@ -183,7 +200,7 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         args.paths = _restore_demo(getattr(args, "paths", []))
         log_setup.configure(verbose=args.verbose)
         _configure_limits(args)
-        if args.command in ("audit", "sweep", "view", "export"):
+        if args.command in ("audit", "sweep", "validate", "view", "export"):
             return _run_on_database(args)
         if args.command == "generate":
             return _run_generate(args)
@@ -226,6 +243,9 @@ def _run_on_database(args: argparse.Namespace) -> int:
         if args.command == "export":
             from explorer.cli.export import run_export
             return run_export(args)
+        if args.command == "validate":
+            from explorer.cli.validate import run_validate
+            return run_validate(args)
         from explorer.cli import compaction as compaction_command
         return (compaction_command.run_sweep if args.command == "sweep"
                 else compaction_command.run_view)(args)

@@ -34,8 +34,10 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
           cost_settings: CostSettings = CostSettings(),
           settings: CompactionSettings = CompactionSettings(),
           progress: Callable[[int, int], None] | None = None,
-          should_stop: Callable[[], bool] | None = None) -> list[dict]:
-    """One row of corpus figures per (strategy, budget), strategies outer, budgets inner."""
+          should_stop: Callable[[], bool] | None = None,
+          more: Callable | None = None) -> list[dict]:
+    """One row of corpus figures per (strategy, budget), strategies outer, budgets inner;
+    ``more(corpus, decision)`` adds figures of its own after them (the providers')."""
     parsed = [Strategy.parse(s) for s in strategies]
     budgets = [int(b) for b in budgets]
     if any(b < 1 for b in budgets):
@@ -51,7 +53,8 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
             decision = strategy.corpus_decision(corpus, budget, settings)
             row = figures(measured(corpus, decision, settings.placeholder_cost), budget)
             rows.append({"strategy": strategy.text, "budget": budget,
-                         **{name: row[name] for name in FIGURES}})
+                         **{name: row[name] for name in FIGURES},
+                         **(more(corpus, decision) if more else {})})
             if progress:
                 progress(len(rows), total)
     return rows

@@ -59,6 +59,11 @@ class FrameTexts:
     def detail(self, row: int) -> dict:
         return {c: self._frame[c][row] for c in ("text", "raw") if c in self._frame.columns}
 
+    def texts(self, rows) -> dict[int, str | None]:
+        """The whole texts of ``rows`` (a request copied as JSON)."""
+        column = self._frame["text"] if "text" in self._frame.columns else None
+        return {r: None if column is None else column[r] for r in rows}
+
     def close(self) -> None:
         pass
 
@@ -116,6 +121,12 @@ class EventTexts:
         eid = int(self._eids[row])
         text, raw = (self._read(self._eids[row:row + 1]) or {}).get(eid, (None, None))
         return {"text": text, "raw": raw}
+
+    def texts(self, rows) -> dict[int, str | None]:
+        """The whole texts of ``rows``, read in one statement (a request copied as JSON)."""
+        rows = list(rows)
+        found = self._read(self._eids[rows]) or {} if rows else {}
+        return {r: found.get(int(self._eids[r]), (None,))[0] for r in rows}
 
     def close(self) -> None:
         """Let go of the previews kept (a new session is shown)."""

@@ -21,6 +21,9 @@ from explorer.compaction.strategies import BY_NAME, FAMILIES, Strategy
 from explorer.compaction.strategies.one_session import metrics_of
 from explorer.compaction.window import Window, in_view, starts_inside_turn
 from explorer.model import KINDS
+from explorer.providers import check
+from explorer.providers.request import from_window
+from explorer.providers.sweep_figures import figure_name
 from explorer.session.view_overlay import SyntheticItem, ViewOverlay
 
 #: Metric keys of a view, in the order of STRATEGIES.md ("Metrics of one view").
@@ -77,12 +80,15 @@ def overlay(log: SessionLog, strategy: Strategy | str, budget: int,
 
 
 def compare(log: SessionLog, budget: int, strategies, settings: CompactionSettings =
-            CompactionSettings()) -> list[dict]:
-    """One row per strategy: ``{"strategy": text, **metrics}`` (the metrics of its view)."""
+            CompactionSettings(), providers=()) -> list[dict]:
+    """One row per strategy: ``{"strategy": text, **metrics}`` (the metrics of its view),
+    and per provider asked ``rejected_<provider>``: the errors it would return (0: accepted)."""
     rows = []
     for text in strategies:
-        strategy, *_, metrics = _decided(log, text, budget, settings)
-        rows.append({"strategy": strategy.text, **metrics})
+        strategy, w, keep, _, metrics = _decided(log, text, budget, settings)
+        found = check(from_window(log, w, keep), providers) if providers else {}
+        rows.append({"strategy": strategy.text, **metrics,
+                     **{figure_name(p): len(f) for p, f in found.items()}})
     return rows
 
 

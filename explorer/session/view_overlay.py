@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 #: View errors an event can carry (STRATEGIES.md, "Metrics of one view").
-VIEW_ERRORS = ("orphan_result", "orphan_call", "pair_split")
+VIEW_ERRORS = ("orphan_result", "orphan_call", "pair_split", "rejected")
 VIEW_ERROR_TEXT = {
     "orphan_result": "In the view, this tool result has no call of its id before it.",
     "orphan_call": "In the view, this tool call has no result (or placeholder) after it.",
     "pair_split": "The cut falls between this tool call (dropped) and its result (kept).",
+    "rejected": "The provider picked would reject the view's request here (PROVIDERS.md).",
 }
 
 
@@ -44,3 +45,4 @@ class ViewOverlay:
     errors: dict[int, tuple[str, ...]] = field(default_factory=dict)  # row -> VIEW_ERRORS
     synthetic: tuple[SyntheticItem, ...] = ()
     metrics: dict = field(default_factory=dict)          # the metrics of STRATEGIES.md
+    notes: dict[int, str] = field(default_factory=dict)  # row -> the provider's texts there

@@ -1,0 +1,232 @@
+"""A view as a provider request sees it (PROVIDERS.md, "From a view to messages"): the
+items in view order with OTHER and SYSTEM set aside, each with its speaker, as arrays.
+
+Several views can be checked at once (the sweep): ``seg`` numbers the view an item belongs
+to, and no message runs across views. Builders: a list of view items
+(:func:`from_items`), a session log and a strategy's window (:func:`from_window`, the
+slider's path), the whole log (:func:`from_log`), a corpus decision (:func:`from_decision`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.compaction.log import CALL, OTHER, RESULT, SUMMARY, SYSTEM, USER
+from explorer.model import KINDS
+
+#: Speakers of an item: who sends it (a tool result is its own speaker; providers place it).
+USER_SPEAKER, ASSISTANT_SPEAKER, TOOL_SPEAKER = 0, 1, 2
+_KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+
+
+@dataclass
+class Request:
+    """The items of one or more views that reach the messages (length n each), in order."""
+
+    kind: np.ndarray        # KINDS index
+    code: np.ndarray        # dense call id code, -1: no id (or not a CALL/RESULT)
+    synthetic: np.ndarray   # bool
+    seg: np.ndarray         # which view (0 for a single view), non-decreasing
+    row: np.ndarray         # the log row (or corpus position) of the item, -1: synthetic
+    views: int              # number of views
+    system: np.ndarray      # per view: it holds SYSTEM items (openai-chat's message 0)
+    id_text: list | None = None     # code -> call_id string (None in the sweep)
+    seq: np.ndarray | None = None   # the items' seq and sub (-1 for synthetic ones)
+    sub: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        n = self.n = len(self.kind)
+        self.call = (self.kind == CALL) & (self.code >= 0)
+        self.result = (self.kind == RESULT) & (self.code >= 0)
+        speaker = np.where(self.kind == USER, USER_SPEAKER, ASSISTANT_SPEAKER)
+        speaker[self.kind == RESULT] = USER_SPEAKER  # a RESULT without id is user text
+        speaker[self.result] = TOOL_SPEAKER
+        summary = self.kind == SUMMARY
+        shadow = np.zeros(n, dtype=bool)  # a SUMMARY right after a synthetic USER
+        if n > 1:
+            shadow[1:] = summary[1:] & (self.kind[:-1] == USER) & self.synthetic[:-1] \
+                & (self.seg[1:] == self.seg[:-1])
+        speaker[summary & ~shadow] = USER_SPEAKER
+        self.speaker = speaker
+        self.new_view = np.ones(n, dtype=bool)
+        if n > 1:
+            self.new_view[1:] = self.seg[1:] != self.seg[:-1]
+        self.ncodes = int(self.code.max(initial=-1)) + 1
+
+    def key(self, group: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """One int64 per (group, call id) of the items at ``positions``."""
+        return group.astype(np.int64) * (self.ncodes + 1) + self.code[positions]
+
+    def ids(self, positions) -> tuple[str, ...]:
+        """The call ids of the items at ``positions``, in order, each once."""
+        seen: dict[str, None] = {}
+        for p in positions:
+            code = int(self.code[p])
+            seen.setdefault(self.id_text[code] if self.id_text else str(code), None)
+        return tuple(seen)
+
+
+def _request(kind, code, synthetic, seg, row, views, system, id_text=None, seq=None,
+             sub=None) -> Request:
+    body = (kind != SYSTEM) & (kind != OTHER)
+    if not body.all():
+        kind, code, synthetic, seg, row = (a[body] for a in (kind, code, synthetic, seg, row))
+        seq = seq[body] if seq is not None else None
+        sub = sub[body] if sub is not None else None
+    return Request(kind, code, synthetic, seg, row, views, system, id_text, seq, sub)
+
+
+def from_items(items) -> Request:
+    """The request of one view given as :class:`explorer.compaction.Item` s (in order)."""
+    codes: dict[str, int] = {}
+    kind = np.array([_KIND_CODE[i.kind] for i in items], dtype=np.int64)
+    code = np.array([codes.setdefault(i.call_id, len(codes))
+                     if i.call_id is not None and i.kind in ("CALL", "RESULT") else -1
+                     for i in items], dtype=np.int64)
+    synthetic = np.array([i.synthetic for i in items], dtype=bool)
+    row = np.array([-1 if i.index is None else i.index for i in items], dtype=np.int64)
+    seq = np.array([-1 if i.seq is None else i.seq for i in items], dtype=np.int64)
+    sub = np.array([-1 if i.sub is None else i.sub for i in items], dtype=np.int64)
+    n = len(items)
+    system = np.array([bool((kind == SYSTEM).any())])
+    return _request(kind, code, synthetic, np.zeros(n, dtype=np.int64), row, 1, system,
+                    list(codes), seq, sub)
+
+
+def from_log(log) -> Request:
+    """The whole session as logged (archived events included), in the log's order."""
+    return from_rows(log, np.arange(log.n), (), ())
+
+
+def from_window(log, w, keep: np.ndarray | None = None) -> Request:
+    """The view of ``w`` (:func:`explorer.compaction.window`) of ``log``: its events, the
+    front synthetic items before them (SYSTEM items aside, where they sit does not matter)
+    and each placeholder RESULT right after its CALL."""
+    from explorer.compaction.window import in_view
+    keep = in_view(log, w) if keep is None else keep
+    return from_rows(log, np.flatnonzero(keep), w.front, w.placeholders)
+
+
+def from_rows(log, rows: np.ndarray, front, placeholders) -> Request:
+    """Log ``rows`` (ascending) after the ``front`` items, placeholders after their CALLs."""
+    kind = log.kind[rows]
+    system = np.array([bool((kind == SYSTEM).any())])
+    rows = rows[(kind != SYSTEM) & (kind != OTHER)]
+    kind = log.kind[rows]
+    code = np.where((kind == CALL) | (kind == RESULT), log.call[rows], -1)
+    row, seq, sub = rows, log.seq[rows], log.sub[rows]
+    synthetic = np.zeros(len(rows), dtype=bool)
+    if len(placeholders):
+        held = np.asarray(placeholders, dtype=np.int64)
+        at = np.searchsorted(rows, held, side="right")
+        kind = np.insert(kind, at, RESULT)
+        code = np.insert(code, at, log.call[held])
+        row, seq, sub = (np.insert(a, at, -1) for a in (row, seq, sub))
+        synthetic = np.insert(synthetic, at, True)
+    if front:
+        k = len(front)
+        kind = np.r_[[_KIND_CODE[f[0]] for f in front], kind].astype(np.int64)
+        code = np.r_[np.full(k, -1), code].astype(np.int64)
+        row, seq, sub = (np.r_[np.full(k, -1), a].astype(np.int64) for a in (row, seq, sub))
+        synthetic = np.r_[np.ones(k, dtype=bool), synthetic]
+    return _request(kind, code, synthetic, np.zeros(len(kind), dtype=np.int64), row, 1,
+                    system, id_texts(log), seq, sub)
+
+
+def id_texts(log) -> list:
+    """Per call id code of ``log``, its string (kept on the log)."""
+    cached = log.__dict__.get("_id_texts")
+    if cached is None:
+        codes, first = np.unique(log.call, return_index=True)
+        cached = [None] * (int(codes.max(initial=-1)) + 1)
+        for code, at in zip(codes.tolist(), first.tolist()):
+            if code >= 0:
+                cached[code] = log.call_ids[at]
+        log.__dict__["_id_texts"] = cached
+    return cached
+
+
+def dense_ids(c) -> np.ndarray:
+    """Per corpus position, a dense code of its (session-free) call id, -1 without one;
+    computed once per corpus."""
+    cached = c.__dict__.get("_provider_codes")
+    if cached is None:
+        cached = np.full(len(c.kind), -1, dtype=np.int64)
+        has = np.flatnonzero(c.has_id)
+        if len(has):
+            cached[has] = np.unique(c.call_key[has], return_inverse=True)[1].ravel()
+        c.__dict__["_provider_codes"] = cached
+    return cached
+
+
+def _body(c):
+    """The corpus positions that reach messages (not SYSTEM, not OTHER), and the running
+    count of SYSTEM events; computed once per corpus."""
+    cached = c.__dict__.get("_provider_body")
+    if cached is None:
+        body = np.flatnonzero((c.kind != SYSTEM) & (c.kind != OTHER))
+        systems = np.r_[0, np.cumsum(c.kind == SYSTEM)]
+        cached = c.__dict__["_provider_body"] = (body, systems)
+    return cached
+
+
+def _suffix_rows(c, d, only):
+    """The body positions of suffix views (from each cut to its session's end), and which
+    views hold a SYSTEM event: by ranges, without a pass over the whole corpus."""
+    body, systems = _body(c)
+    cut = np.asarray(d.cut, dtype=np.int64)
+    ends = c.ends
+    if only is not None:
+        cut = np.where(only, cut, ends)
+    system = systems[ends] - systems[np.minimum(cut, ends)] > 0
+    lo, hi = np.searchsorted(body, cut), np.searchsorted(body, ends)
+    sizes = np.maximum(hi - lo, 0)
+    total = int(sizes.sum())
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    picks = np.repeat(lo - starts, sizes) + np.arange(total)
+    return body[picks], system
+
+
+def from_decision(c, d, only: np.ndarray | None = None) -> Request:
+    """The views of every session of corpus ``c`` under decision ``d`` (the sweep); with
+    ``only`` (bool per session), the views of the other sessions are left empty."""
+    sessions = len(c.start)
+    kind_all = c.kind
+    if d.suffix_only:
+        g, system = _suffix_rows(c, d, only)
+    else:
+        mask = d.in_view(c)
+        if only is not None:
+            mask = mask & only[c.session]
+        system = np.bincount(c.session[mask & (kind_all == SYSTEM)], minlength=sessions) > 0
+        g = np.flatnonzero(mask & (kind_all != SYSTEM) & (kind_all != OTHER))
+    codes = dense_ids(c)
+    parts_key = [g.astype(np.float64)]
+    kind, code, row = [kind_all[g].astype(np.int64)], [codes[g]], [g]
+    seg = [c.session[g].astype(np.int64)]
+    synthetic = [np.zeros(len(g), dtype=bool)]
+    if d.placeholder_end is not None:
+        held = np.flatnonzero(d.placeheld(c) if only is None else d.placeheld(c) & only[c.session])
+        parts_key.append(held + 0.5)
+        kind.append(np.full(len(held), RESULT, dtype=np.int64))
+        code.append(codes[held])
+        row.append(np.full(len(held), -1))
+        seg.append(c.session[held].astype(np.int64))
+        synthetic.append(np.ones(len(held), dtype=bool))
+    if d.front and d.fronted is not None:
+        fronted = np.flatnonzero(d.fronted if only is None else d.fronted & only)
+        k = len(d.front)
+        for i, (front_kind, _) in enumerate(d.front):
+            parts_key.append(c.start[fronted] - 0.5 + 0.4 * i / k)
+            kind.append(np.full(len(fronted), _KIND_CODE[front_kind], dtype=np.int64))
+            code.append(np.full(len(fronted), -1))
+            row.append(np.full(len(fronted), -1))
+            seg.append(fronted.astype(np.int64))
+            synthetic.append(np.ones(len(fronted), dtype=bool))
+    if len(parts_key) == 1:
+        return Request(kind[0], code[0], synthetic[0], seg[0], row[0], sessions, system)
+    order = np.argsort(np.concatenate(parts_key), kind="stable")
+    return Request(*(np.concatenate(a)[order] for a in (kind, code, synthetic, seg, row)),
+                   sessions, system)
