@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+import queries
 from explorer.audits import cache as audit_cache
 from explorer.audits import counts as audits
 from explorer.audits import findings_cache
@@ -13,6 +14,7 @@ from explorer.cli import messages
 from explorer.formats import LogFileError
 from explorer.ingest.imports import ACCOUNT_KEYS, import_paths, open_database
 from explorer.model import CostSettings, Order
+from explorer.session.reported_usage import SessionUsage, corpus_usage
 from explorer.store import durability
 from explorer.store.db import Db, StoreError
 from explorer.text_escape import visible
@@ -54,7 +56,7 @@ def run_audit(args: argparse.Namespace) -> int:
     else:
         counts = _counts(store, order, settings, cached=bool(args.db))
         files = store.frame("list_files").to_dicts()
-        _print_counts(counts, files, order, args.json, errors)
+        _print_counts(counts, files, order, args.json, errors, ledger(store))
     rejected = sum(f["rejected"] for f in store.frame("list_files").to_dicts())
     for exc in errors:
         messages.error("audit", exc)
@@ -65,10 +67,19 @@ def run_audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def ledger(db: Db, batch: int = 10_000) -> dict:
+    """The token ledger: the usage the writers reported, per session and for the corpus
+    (explorer.session.reported_usage.corpus_usage), read a batch at a time."""
+    cur = db.con.execute(queries.render("corpus_usage_raws"))
+    return corpus_usage(tuple(row) for rows in iter(lambda: cur.fetchmany(batch), [])
+                        for row in rows)
+
+
 def counts_document(counts: dict, files: list[dict], order: Order,
-                    errors: list[LogFileError] = ()) -> dict:
+                    errors: list[LogFileError] = (), usage: dict | None = None) -> dict:
     """The ``audit --json`` object: AUDITS.md's counts, then rejected, order, input files,
-    and the files that failed (now, in an earlier import, or stopped)."""
+    the files that failed (now, in an earlier import, or stopped), and the token ledger
+    (``usage``: what the writers reported, never a cost)."""
     doc = dict(counts)
     doc["rejected"] = sum(f["rejected"] for f in files)
     doc["order"] = order.value
@@ -77,12 +88,14 @@ def counts_document(counts: dict, files: list[dict], order: Order,
                     for f in files]
     doc["input"] = {k: sum(f[k] for f in files) for k in _INPUT_KEYS}
     doc["failed"] = [{"path": exc.path, "reason": exc.reason} for exc in errors]
+    if usage is not None:
+        doc["usage"] = usage
     return doc
 
 
 def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool,
-                  errors: list[LogFileError]) -> None:
-    doc = counts_document(counts, files, order, errors)
+                  errors: list[LogFileError], usage: dict | None = None) -> None:
+    doc = counts_document(counts, files, order, errors, usage)
     if as_json:
         print(json.dumps(doc))
         return
@@ -101,6 +114,9 @@ def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool,
         print("skipped records by reason")
     for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"  {n:>{width + 12}}  {reason}")
+    if usage and usage["responses"]:
+        print(f"{SessionUsage(usage['responses'], usage['output'], usage['input'], usage['cached_input']).text()} "
+              f"in {len(usage['sessions'])} session(s) (as the writers reported it; never a cost)")
 
 
 def _counts(db: Db, order: Order, settings: CostSettings, cached: bool) -> dict:
