@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 
 import queries
 from explorer.audits import cache as audit_cache
 from explorer.audits import counts as audits
-from explorer.audits import findings_cache
+from explorer.audits import findings_cache, identity
 from explorer.cli import messages
 from explorer.formats import LogFileError
 from explorer.ingest.imports import ACCOUNT_KEYS, import_paths, open_database
@@ -56,6 +57,7 @@ def run_audit(args: argparse.Namespace) -> int:
     else:
         counts = _counts(store, order, settings, cached=bool(args.db))
         files = store.frame("list_files").to_dicts()
+        counts = {**counts, **identity.identity(store)[0]}
         _print_counts(counts, files, order, args.json, errors, ledger(store))
     rejected = sum(f["rejected"] for f in store.frame("list_files").to_dicts())
     for exc in errors:
@@ -101,7 +103,7 @@ def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool,
         return
     width = max(map(len, doc))
     print(f"audit in {order.value} order of {len(files)} file(s)")
-    for key in (*audits.COUNT_NAMES, "rejected"):
+    for key in (*audits.COUNT_NAMES, "rejected", *identity.COUNT_NAMES):
         print(f"  {key:<{width}}  {doc[key]:>10}")
     print("input records (records = imported + skipped + rejected + duplicates)")
     for key in _INPUT_KEYS:
@@ -129,9 +131,7 @@ def _counts(db: Db, order: Order, settings: CostSettings, cached: bool) -> dict:
 
 def _print_findings(db: Db, order: Order, as_json: bool, cached: bool = False) -> None:
     out = sys.stdout
-    found = (findings_cache.all_findings(db, findings_cache.ensure(db, order)) if cached
-             else audits.findings(db, order))
-    for finding in found:
+    for finding in _findings(db, order, cached):
         if as_json:
             out.write(json.dumps(finding, ensure_ascii=False) + "\n")
             continue
@@ -140,6 +140,13 @@ def _print_findings(db: Db, order: Order, as_json: bool, cached: bool = False) -
             + (f"[{e['call_id']}]" if e["call_id"] is not None else "")
             for e in finding["events"])
         out.write(visible(f"{finding['rule']:<20} {finding['session_id']}  {events}") + "\n")
+
+
+def _findings(db: Db, order: Order, cached: bool) -> Iterator[dict]:
+    """AUDITS.md's findings, then the session identity ones (explorer.audits.identity)."""
+    yield from (findings_cache.all_findings(db, findings_cache.ensure(db, order)) if cached
+                else audits.findings(db, order))
+    yield from identity.identity(db)[1]
 
 
 def _warn_rejected(db: Db, rejected: int) -> None:
