@@ -58,7 +58,7 @@ def run_audit(args: argparse.Namespace) -> int:
         counts = _counts(store, order, settings, cached=bool(args.db))
         files = store.frame("list_files").to_dicts()
         counts = {**counts, **identity.identity(store)[0]}
-        _print_counts(counts, files, order, args.json, errors, ledger(store))
+        _print_counts(counts, files, order, args.json, errors, ledger(store), report.not_logs)
     rejected = sum(f["rejected"] for f in store.frame("list_files").to_dicts())
     for exc in errors:
         messages.error("audit", exc)
@@ -78,10 +78,12 @@ def ledger(db: Db, batch: int = 10_000) -> dict:
 
 
 def counts_document(counts: dict, files: list[dict], order: Order,
-                    errors: list[LogFileError] = (), usage: dict | None = None) -> dict:
+                    errors: list[LogFileError] = (), usage: dict | None = None,
+                    not_logs: list[LogFileError] = ()) -> dict:
     """The ``audit --json`` object: AUDITS.md's counts, then rejected, order, input files,
     the files that failed (now, in an earlier import, or stopped), and the token ledger
-    (``usage``: what the writers reported, never a cost)."""
+    (``usage``: what the writers reported, never a cost), and the files found in the
+    folders given that are not logs (``not_logs``: path and why)."""
     doc = dict(counts)
     doc["rejected"] = sum(f["rejected"] for f in files)
     doc["order"] = order.value
@@ -92,12 +94,14 @@ def counts_document(counts: dict, files: list[dict], order: Order,
     doc["failed"] = [{"path": exc.path, "reason": exc.reason} for exc in errors]
     if usage is not None:
         doc["usage"] = usage
+    doc["not_logs"] = [{"path": exc.path, "reason": exc.reason} for exc in not_logs]
     return doc
 
 
 def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool,
-                  errors: list[LogFileError], usage: dict | None = None) -> None:
-    doc = counts_document(counts, files, order, errors, usage)
+                  errors: list[LogFileError], usage: dict | None = None,
+                  not_logs: list[LogFileError] = ()) -> None:
+    doc = counts_document(counts, files, order, errors, usage, not_logs)
     if as_json:
         print(json.dumps(doc))
         return
@@ -116,6 +120,12 @@ def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool,
         print("skipped records by reason")
     for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"  {n:>{width + 12}}  {reason}")
+    if not_logs:
+        print(f"{len(not_logs)} file(s) in the folders given are not logs (not imported):")
+        for exc in not_logs[:10]:
+            print(visible(f"  {exc}"))
+        if len(not_logs) > 10:
+            print(f"  ... and {len(not_logs) - 10} more (audit --json lists them all)")
     if usage and usage["responses"]:
         print(f"{SessionUsage(usage['responses'], usage['output'], usage['input'], usage['cached_input']).text()} "
               f"in {len(usage['sessions'])} session(s) (as the writers reported it; never a cost)")
