@@ -27,7 +27,7 @@ def _tree(root: Path) -> tuple[list[Path], list[Path]]:
                         project / "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"),
             shutil.copy(CLAUDE / "marot-spotter__agent-aac57f5.jsonl",
                         subagents / "agent-aac57f5.jsonl")]
-    codex = sorted(CODEX.glob("*.jsonl"))[0]
+    codex = min(CODEX.glob("*.jsonl"))
     logs.append(shutil.copy(codex, day / codex.name.split("__")[1]))
     (root / "README.txt").write_text("notes about these sessions\n", encoding="utf-8")
     (project / ".DS_Store").write_bytes(b"")
