@@ -1,6 +1,7 @@
 -- The valid rows of the file being imported, with their import position (eid), their seq
 -- (the SEQ marker: the given one, or 1, 2, 3 ... in file order when no row of the file has
--- it) and the code-point counts of the token estimate.
+-- it) and the code-point counts of the token estimate (a text of one byte per code point
+-- holds no CJK: the regular expression is not run on it).
 INSERT INTO events
 SELECT
     $eid_base + row_no, $file_id, line, session_id, /*SEQ*/, sub, ts, kind, call_id, tool,
@@ -9,8 +10,8 @@ SELECT
     CASE WHEN text IS NOT NULL THEN length(text) - text_cjk
          WHEN cjk THEN 0 ELSE coalesce(chars, 0) END
 FROM (
-    SELECT *, CASE WHEN text IS NOT NULL
-                   THEN length(regexp_replace(text, $non_cjk, '', 'g')) END AS text_cjk
+    SELECT *, CASE WHEN text IS NULL THEN NULL WHEN strlen(text) = length(text) THEN 0
+                   ELSE length(regexp_replace(text, $non_cjk, '', 'g')) END AS text_cjk
     FROM (/*TYPED*/)
     WHERE reason IS NULL AND (seq_given OR $assign_seq)
 )

@@ -63,3 +63,51 @@ def test_reported_usage_reads_the_known_places_only():
     assert reported_usage({"usage": {"output_tokens": True}}) is None  # not a count
     assert reported_usage({"elsewhere": {"usage": {"input_tokens": 1}}}) is None
     assert reported_usage("not json") is None and reported_usage(None) is None
+
+
+def _claude_ledger(path: Path) -> dict[str, int]:
+    """Independent: each message.id's last usage, summed (input, cached input, output)."""
+    last: dict[str, dict] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        message = rec.get("message") if isinstance(rec.get("message"), dict) else {}
+        if rec.get("type") == "assistant" and isinstance(message.get("usage"), dict):
+            last[message["id"]] = message["usage"]
+    return {"responses": len(last),
+            "input": sum(u.get("input_tokens", 0) for u in last.values()),
+            "cached_input": sum(u.get("cache_read_input_tokens", 0) for u in last.values()),
+            "output": sum(u.get("output_tokens", 0) for u in last.values())}
+
+
+def test_the_token_ledger_counts_each_response_once_per_session_and_for_the_corpus(store):
+    from explorer.cli.audit import ledger
+
+    files = sorted((CORPUS / "claude-code").glob("*.jsonl"))[:4]
+    import_paths(store, files)
+    got = ledger(store)
+    expected = [_claude_ledger(f) for f in files]
+    for key in ("responses", "input", "cached_input", "output"):
+        assert got[key] == sum(e[key] for e in expected), key
+    assert got["responses"] > 0 and got["cached_input"] > 0
+    # each session's figures add up to the corpus's, and the window's title says them
+    assert sum(s["output"] for s in got["sessions"].values()) == got["output"]
+    session, figures = next(iter(got["sessions"].items()))
+    data = load_session(store, session)
+    assert (data.usage.input, data.usage.cached_input, data.usage.output) == (
+        figures["input"], figures["cached_input"], figures["output"])
+    assert f"output {figures['output']:,} tokens" in data.usage.text()
+
+
+def test_usage_written_again_on_later_records_counts_once_with_its_last_figures():
+    from explorer.session.reported_usage import session_usage
+
+    # a streaming writer repeats the usage on every line of one response (ids beside it or
+    # on the event); a record without any id is a response of its own
+    raws = [("m1", {"message": {"id": "a", "usage": {"input_tokens": 5, "output_tokens": 1}}}),
+            ("m1", {"message": {"id": "a", "usage": {"input_tokens": 5, "output_tokens": 9}}}),
+            ("m2", {"usage": {"input_tokens": 3, "output_tokens": 2}}),
+            ("m2", {"usage": {"input_tokens": 3, "output_tokens": 4}}),
+            (None, {"usage": {"input_tokens": 1, "output_tokens": 1}}),
+            (None, {"usage": {"input_tokens": 1, "output_tokens": 1}})]
+    got = session_usage(raws)
+    assert (got.responses, got.input, got.output) == (4, 10, 15)

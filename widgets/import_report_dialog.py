@@ -166,6 +166,17 @@ class ImportReportDialog(QDialog):
             self.errors.setMaximumHeight(80)
             layout.addWidget(label)
             layout.addWidget(self.errors)
+        self.not_logs: QPlainTextEdit | None = None
+        if report.not_logs:
+            label = QLabel(f"{len(report.not_logs):,} file(s) in the folders opened are not "
+                           "logs (not imported):", self)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            self.not_logs = QPlainTextEdit(self)
+            self.not_logs.setReadOnly(True)
+            self.not_logs.setPlainText("\n".join(visible(str(e)) for e in report.not_logs))
+            self.not_logs.setMaximumHeight(80)
+            layout.addWidget(label)
+            layout.addWidget(self.not_logs)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.copy_button = QPushButton("Copy table", self)
         self.copy_button.setToolTip("Copy the table as tab-separated text")

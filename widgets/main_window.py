@@ -129,7 +129,9 @@ class MainWindow(QMainWindow):
     def _build_menus(self, settings: QSettings | None) -> None:
         menus = WindowMenus(self.menuBar(), self.workspace, self, settings)
         self.open_action, self.recent = menus.open_action, menus.recent
+        self.open_folder_action = menus.open_folder_action
         menus.open_action.triggered.connect(self.open_files)
+        menus.open_folder_action.triggered.connect(self.open_folder)
         menus.recent.open_requested.connect(self.import_paths)
         menus.recent.database_requested.connect(self.database_requested)
         self.exporter = ExportJob(self, menus.export_action)   # File → Export…
@@ -198,6 +200,12 @@ class MainWindow(QMainWindow):
         paths, _ = QFileDialog.getOpenFileNames(self, "Open session logs", "", LOG_FILTER)
         if paths:
             self.import_paths(paths)
+
+    @Slot()
+    def open_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a folder of session logs")
+        if folder:
+            self.import_paths([folder])
 
     @Slot()
     def show_rejected(self) -> RejectedDialog:
@@ -270,6 +278,7 @@ class MainWindow(QMainWindow):
     @Slot(bool)
     def _on_importer_running_changed(self, running: bool) -> None:
         self.open_action.setEnabled(not running)
+        self.open_folder_action.setEnabled(not running)
         if not running and not self._closed:
             self.refresh_audit(at_once=False)  # shown after import_ended, like a new audit
 

@@ -52,8 +52,10 @@ class SessionPanel(QWidget):
         self._shown: tuple = ()  # what the detail shows, to skip rewriting the same text
         self.title = QLabel("Select a session to see its turns.", self)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
-        # A long title is cut, not allowed to widen the window (the tooltip holds all of it).
+        # A long title wraps (the reported usage on a line of its own), never widens the
+        # window (the tooltip holds all of it).
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setWordWrap(True)
         self.model = TurnTreeModel(self)
         self.tree = QTreeView(self)
         self.tree.setModel(self.model)
@@ -144,7 +146,7 @@ class SessionPanel(QWidget):
         about = (f": {data.frame.height:,} events in {data.turns:,} turn(s), "
                  f"{Order(data.order).value} order · {data.cost_text()}")
         if data.usage.responses:
-            about += f" · {data.usage.text()}"
+            about += f"\n{data.usage.text()} (as the writer reported it; never the cost)"
         # the session id is log text: elided in the title, whole (escaped) in its tooltip
         self.title.setText(elided(data.session_id) + about)
         self.title.setToolTip(tooltip(visible(data.session_id) + about))

@@ -72,4 +72,6 @@ def import_summary(report: ImportReport) -> str:
         parts.append(f"{unchanged:,} file(s) unchanged since imported")
     if report.errors:
         parts.append(f"{len(report.errors):,} file(s) failed")
+    if report.not_logs:
+        parts.append(f"{len(report.not_logs):,} file(s) not logs")
     return " · ".join(parts)

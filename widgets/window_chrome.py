@@ -55,6 +55,11 @@ class WindowMenus(QObject):
             "&Open…", parent, "Import one or more session logs (also: drop files on the window)",
             QKeySequence.StandardKey.Open)
         file_menu.addAction(self.open_action)
+        self.open_folder_action = self._action(
+            "Open &Folder…", parent, "Import every log under a folder, its subfolders "
+            "included (a ~/.claude/projects or Codex sessions tree); the files that are not "
+            "logs are listed in the import report")
+        file_menu.addAction(self.open_folder_action)
         self.recent = RecentFiles(file_menu.addMenu("Open &Recent"), settings, parent)
         self.rejected_action = self._action(
             "&Rejected lines…", parent, "The input lines that could not be imported, as text")

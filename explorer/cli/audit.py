@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 
+import queries
 from explorer.audits import cache as audit_cache
 from explorer.audits import counts as audits
-from explorer.audits import findings_cache
+from explorer.audits import findings_cache, identity
 from explorer.cli import messages
 from explorer.formats import LogFileError
 from explorer.ingest.imports import ACCOUNT_KEYS, import_paths, open_database
 from explorer.model import CostSettings, Order
+from explorer.session.reported_usage import SessionUsage, corpus_usage
 from explorer.store import durability
 from explorer.store.db import Db, StoreError
 from explorer.text_escape import visible
@@ -60,7 +63,8 @@ def run_audit(args: argparse.Namespace) -> int:
     else:
         counts = _counts(store, order, settings, cached=bool(args.db))
         files = store.frame("list_files").to_dicts()
-        _print_counts(counts, files, order, args.json, errors)
+        counts = {**counts, **identity.identity(store)[0]}
+        _print_counts(counts, files, order, args.json, errors, ledger(store), report.not_logs)
     if getattr(args, "junit", None):
         _write_junit(store, order, args.junit)
     passed = []
@@ -119,10 +123,21 @@ def _finding_line(finding: dict) -> str:
     return visible(f"{finding['rule']}  {events}")
 
 
+def ledger(db: Db, batch: int = 10_000) -> dict:
+    """The token ledger: the usage the writers reported, per session and for the corpus
+    (explorer.session.reported_usage.corpus_usage), read a batch at a time."""
+    cur = db.con.execute(queries.render("corpus_usage_raws"))
+    return corpus_usage(tuple(row) for rows in iter(lambda: cur.fetchmany(batch), [])
+                        for row in rows)
+
+
 def counts_document(counts: dict, files: list[dict], order: Order,
-                    errors: list[LogFileError] = ()) -> dict:
+                    errors: list[LogFileError] = (), usage: dict | None = None,
+                    not_logs: list[LogFileError] = ()) -> dict:
     """The ``audit --json`` object: AUDITS.md's counts, then rejected, order, input files,
-    and the files that failed (now, in an earlier import, or stopped)."""
+    the files that failed (now, in an earlier import, or stopped), and the token ledger
+    (``usage``: what the writers reported, never a cost), and the files found in the
+    folders given that are not logs (``not_logs``: path and why)."""
     doc = dict(counts)
     doc["rejected"] = sum(f["rejected"] for f in files)
     doc["order"] = order.value
@@ -131,18 +146,22 @@ def counts_document(counts: dict, files: list[dict], order: Order,
                     for f in files]
     doc["input"] = {k: sum(f[k] for f in files) for k in _INPUT_KEYS}
     doc["failed"] = [{"path": exc.path, "reason": exc.reason} for exc in errors]
+    if usage is not None:
+        doc["usage"] = usage
+    doc["not_logs"] = [{"path": exc.path, "reason": exc.reason} for exc in not_logs]
     return doc
 
 
 def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool,
-                  errors: list[LogFileError]) -> None:
-    doc = counts_document(counts, files, order, errors)
+                  errors: list[LogFileError], usage: dict | None = None,
+                  not_logs: list[LogFileError] = ()) -> None:
+    doc = counts_document(counts, files, order, errors, usage, not_logs)
     if as_json:
         print(json.dumps(doc))
         return
     width = max(map(len, doc))
     print(f"audit in {order.value} order of {len(files)} file(s)")
-    for key in (*audits.COUNT_NAMES, "rejected"):
+    for key in (*audits.COUNT_NAMES, "rejected", *identity.COUNT_NAMES):
         print(f"  {key:<{width}}  {doc[key]:>10}")
     print("input records (records = imported + skipped + rejected + duplicates)")
     for key in _INPUT_KEYS:
@@ -155,6 +174,15 @@ def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool,
         print("skipped records by reason")
     for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"  {n:>{width + 12}}  {reason}")
+    if not_logs:
+        print(f"{len(not_logs)} file(s) in the folders given are not logs (not imported):")
+        for exc in not_logs[:10]:
+            print(visible(f"  {exc}"))
+        if len(not_logs) > 10:
+            print(f"  ... and {len(not_logs) - 10} more (audit --json lists them all)")
+    if usage and usage["responses"]:
+        print(f"{SessionUsage(usage['responses'], usage['output'], usage['input'], usage['cached_input']).text()} "
+              f"in {len(usage['sessions'])} session(s) (as the writers reported it; never a cost)")
 
 
 def _counts(db: Db, order: Order, settings: CostSettings, cached: bool) -> dict:
@@ -167,14 +195,19 @@ def _counts(db: Db, order: Order, settings: CostSettings, cached: bool) -> dict:
 
 def _print_findings(db: Db, order: Order, as_json: bool, cached: bool = False) -> None:
     out = sys.stdout
-    found = (findings_cache.all_findings(db, findings_cache.ensure(db, order)) if cached
-             else audits.findings(db, order))
-    for finding in found:
+    for finding in _findings(db, order, cached):
         if as_json:
             out.write(json.dumps(finding, ensure_ascii=False) + "\n")
             continue
         rule, events = _finding_line(finding).split("  ", 1)
         out.write(visible(f"{rule:<20} {finding['session_id']}  {events}") + "\n")
+
+
+def _findings(db: Db, order: Order, cached: bool) -> Iterator[dict]:
+    """AUDITS.md's findings, then the session identity ones (explorer.audits.identity)."""
+    yield from (findings_cache.all_findings(db, findings_cache.ensure(db, order)) if cached
+                else audits.findings(db, order))
+    yield from identity.identity(db)[1]
 
 
 def _warn_rejected(db: Db, rejected: int) -> None:

@@ -15,6 +15,9 @@ from functools import partial
 from pathlib import Path
 from typing import Iterator
 
+import numpy as np
+import pyarrow as pa
+
 from explorer.formats import lines
 from explorer.formats.reader import REQUIRED, Lines
 from explorer.jobs import ProgressHook
@@ -65,26 +68,37 @@ def scan(path: Path, progress: ProgressHook | None = None) -> Iterator[Lines]:
         staged = _split(block, gz)
         if block.cut and not block.unterminated:
             line = block.first_line + block.data.count(b"\n")
+            staged = staged.as_lists()
             staged.add(line, None, lines.truncated(block.cut, block.offset + len(block.data)), -1)
-        if staged.lines:
+        if len(staged.lines):
             yield staged.as_lines(partial(_salvage, staged, block, gz))
         if progress:
             progress(block.pos, total)
 
 
 def _salvage(staged: _Staged, block: lines.Block, gz: bool, suspect: dict[int, bool]) -> Lines:
-    return _salvaged(staged, suspect, block, gz).as_lines()
+    return _salvaged(staged.as_lists(), suspect, block, gz).as_lines()
 
 
 class _Staged:
     """The non-blank lines of a block: line numbers, texts, errors, and each one's index
-    among the block's lines (to find its byte offset when a reason needs it)."""
+    among the block's lines (to find its byte offset when a reason needs it). A block split
+    by :func:`_fast_split` holds Arrow and NumPy columns, made lists when salvaged."""
 
     def __init__(self) -> None:
         self.lines: list[int] = []
         self.texts: list[str | None] = []
         self.errs: list[str | None] = []
         self.index: list[int] = []
+
+    def as_lists(self) -> _Staged:
+        """The same lines in Python lists (a fast split's columns converted)."""
+        if isinstance(self.lines, list):
+            return self
+        out = _Staged()
+        out.lines, out.index = self.lines.tolist(), self.index.tolist()
+        out.texts, out.errs = self.texts.to_pylist(), self.errs.to_pylist()
+        return out
 
     def add(self, line: int, text: str | None, err: str | None, index: int) -> None:
         self.lines.append(line)
@@ -99,6 +113,8 @@ class _Staged:
 def _split(block: lines.Block, gz: bool) -> _Staged:
     """Non-blank lines of a block; a line that is not UTF-8 is kept escaped, with its error."""
     data = block.data.removeprefix(lines.BOM) if block.offset == 0 else block.data
+    if (fast := _fast_split(block, data)) is not None:
+        return fast
     try:
         items = data.decode("utf-8").split("\n")
     except UnicodeDecodeError:
@@ -117,6 +133,47 @@ def _split(block: lines.Block, gz: bool) -> _Staged:
             text = body.decode("utf-8", "backslashreplace") if err else body.decode("utf-8")
             staged.add(block.first_line + i, text, err, i)
         offset += len(item) + 1
+    return staged
+
+
+def _fast_split(block: lines.Block, data: bytes) -> _Staged | None:
+    """What :func:`_split` gives for a block of UTF-8 text, its lines found with NumPy and
+    staged as one Arrow array of the line bytes (no Python string per line); None when a
+    byte is not UTF-8 (the slow path names the line)."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    nl = np.flatnonzero(buf == 10)
+    starts = np.concatenate(([0], nl + 1))
+    ends = np.concatenate((nl, [len(buf)]))
+    keep = ends > starts
+    kept = np.ones(len(buf), dtype=bool)   # the bytes of the lines staged
+    kept[nl] = False
+    # a line not opening with a brace may be blank (white space only, as _split says)
+    for i in np.flatnonzero(keep)[buf[starts[keep]] != ord("{")]:
+        try:
+            blank = data[starts[i]:ends[i]].decode("utf-8").isspace()
+        except UnicodeDecodeError:
+            return None
+        if blank:
+            keep[i] = False
+            kept[starts[i]:ends[i]] = False
+    index = np.flatnonzero(keep)
+    starts, ends = starts[index], ends[index]
+    cr = buf[ends - 1] == 13   # a CRLF line end: the CR is not the record's
+    kept[ends[cr] - 1] = False
+    ends = ends - cr
+    offsets = np.zeros(len(index) + 1, dtype=np.int32)
+    np.cumsum(ends - starts, out=offsets[1:])
+    values = buf[kept] if len(index) else buf[:0]
+    texts = pa.StringArray.from_buffers(len(index), pa.py_buffer(offsets), pa.py_buffer(values))
+    try:
+        texts.validate(full=True)
+    except pa.ArrowInvalid:
+        return None
+    staged = _Staged()
+    staged.lines = index + block.first_line
+    staged.texts = texts
+    staged.errs = pa.nulls(len(index), pa.string())
+    staged.index = index
     return staged
 
 

@@ -19,7 +19,7 @@ from explorer import formats
 from explorer.formats import LogFileError
 from explorer.formats.json_values import lone_surrogate_error
 from explorer.formats.reader import Reader
-from explorer.ingest import coerce, staging
+from explorer.ingest import coerce, folders, staging
 from explorer.ingest.report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
 from explorer.ingest.scan import Chunk, scanned
 from explorer.ingest.steps import DEDUPLICATED, DETAILED, INSERTED, REJECTED, STAGED, Steps
@@ -47,7 +47,7 @@ def import_paths(
     ``store`` is the owning Store or, on a worker thread, one of its cursors.
     """
     report = ImportReport()
-    paths = [Path(p) for p in paths]
+    paths, report.not_logs = folders.expand(Path(p) for p in paths)
     for index, path in enumerate(paths):
         def file_progress(done: int, total: int, index=index) -> None:
             if progress:

@@ -48,10 +48,12 @@ ACCOUNT_KEYS = ("records", "imported", "skipped", "rejected", "duplicates", "eve
 
 @dataclass
 class ImportReport:
-    """The files of one import call, and the files that could not be read at all."""
+    """The files of one import call, the files that could not be read at all, and the files
+    found in the folders given that are not logs (each with why: not an error)."""
 
     files: list[FileReport] = field(default_factory=list)
     errors: list[LogFileError] = field(default_factory=list)
+    not_logs: list[LogFileError] = field(default_factory=list)
 
     @property
     def rejected(self) -> int:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
 import queries
@@ -62,13 +63,18 @@ def scanned(db: Db, scans: Iterator[Scan]) -> Iterator[Chunk]:
 
 
 def register_lines(db: Db, first_row: int, lines: Lines) -> None:
-    """Register a block of lines (numbered from ``first_row``) as the table stage_lines."""
+    """Register a block of lines (numbered from ``first_row``) as the table stage_lines;
+    its columns are lists, or already arrays (NumPy, Arrow: taken as they are)."""
     db.con.register("stage_lines", pa.table({
-        "row_no": pa.array(range(first_row, first_row + len(lines.line)), pa.int64()),
-        "line": pa.array(lines.line, pa.int64()),
-        "src": pa.array(lines.text, pa.string()),
-        "err": pa.array(lines.err, pa.string()),
+        "row_no": pa.array(np.arange(first_row, first_row + len(lines.line), dtype=np.int64)),
+        "line": _array(lines.line, pa.int64()),
+        "src": _array(lines.text, pa.string()),
+        "err": _array(lines.err, pa.string()),
     }))
+
+
+def _array(values, kind: pa.DataType) -> pa.Array:
+    return values if isinstance(values, pa.Array) else pa.array(values, kind)
 
 
 def lines_chunk() -> Chunk:

@@ -88,4 +88,5 @@ def _usage(db: Db, session_id: str, batch: int = 10_000) -> SessionUsage:
     """The usage the session's raw records report, read a batch at a time (fetched fully
     before the next statement on ``db``)."""
     cur = db.con.execute(queries.render("session_raws"), {"session_id": session_id})
-    return session_usage(raw for rows in iter(lambda: cur.fetchmany(batch), []) for (raw,) in rows)
+    return session_usage(tuple(row) for rows in iter(lambda: cur.fetchmany(batch), [])
+                         for row in rows)
