@@ -372,7 +372,7 @@ def _inline_sidechains(tmp_path: Path) -> tuple[Path, list[dict]]:
     interleaved with each other, then the two Task results in the main chain."""
     rows = _lines(FULL)
     user, assistant = rows[0], next(r for r in rows if r["type"] == "assistant")
-    sid, t0 = user["sessionId"], "2025-08-01T10:00:0"
+    t0 = "2025-08-01T10:00:0"
 
     def rec(uuid, parent, kind, content, ts, side=False, mid=None):
         message = {"role": kind, "content": content}
