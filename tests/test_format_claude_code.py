@@ -7,6 +7,8 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
+import subprocess
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -328,6 +330,23 @@ def test_subagent_session_branch_and_link_to_the_task_call(store, tmp_path):
     assert {e["parent_session"] for e in alone} == {SID} and not any("parent_call" in e for e in alone)
 
 
+def test_a_task_whose_sub_agent_is_absent_is_a_missing_child(store, tmp_path):
+    """The spotter's one Task call names sub-agent aac57f5 (its agent_progress records and
+    the result's toolUseResult.agentId); imported alone, that child is absent: one
+    missing_child finding on the call; with the child file, none."""
+    rows = _lines(SPOTTER)
+    named = {r["toolUseResult"]["agentId"] for r in rows
+             if isinstance(r.get("toolUseResult"), dict) and r["toolUseResult"].get("agentId")}
+    assert named == {"aac57f5"}
+    import_paths(store, [SPOTTER])
+    assert audits.corpus_counts(store)["missing_child"] == 1
+    found = [f for f in audits.findings(store) if f["rule"] == "missing_child"]
+    assert [(f["session_id"], [e["call_id"] for e in f["events"]]) for f in found] == \
+        [(SID, ["toolu_01Hf8v1Za7y4af8VUwSR4CXU"])]
+    import_paths(store, [AGENT])
+    assert audits.corpus_counts(store)["missing_child"] == 0
+
+
 def test_gzip_transcript_and_a_broken_line(store, tmp_path):
     """A gzip copy reads as the file; a truncated line is rejected with its line number."""
     gz = tmp_path / "full.jsonl.gz"
@@ -456,3 +475,8 @@ def test_a_record_of_an_unknown_type_is_kept_and_said(store, tmp_path):
     assert (first["kind"], first["note"], first["raw"]) == ("OTHER", "unknown type: custom-title", drift)
     report = import_paths(store, [path])
     assert report.files[0].imported == len(rows) + 1 - report.files[0].skipped
+    assert report.files[0].unknown_types == {"custom-title": 1}
+    assert import_paths(store, [path]).files[0].unknown_types == {"custom-title": 1}   # unchanged
+    doc = json.loads(subprocess.run([sys.executable, "-m", "explorer", "audit", "--json", str(path)],
+                                    capture_output=True, text=True, check=True).stdout)
+    assert [f["unknown_types"] for f in doc["files"]] == [{"custom-title": 1}]
