@@ -480,3 +480,20 @@ def test_a_record_of_an_unknown_type_is_kept_and_said(store, tmp_path):
     doc = json.loads(subprocess.run([sys.executable, "-m", "explorer", "audit", "--json", str(path)],
                                     capture_output=True, text=True, check=True).stdout)
     assert [f["unknown_types"] for f in doc["files"]] == [{"custom-title": 1}]
+
+
+
+def test_the_import_report_window_names_unknown_types(qapp, store, tmp_path):
+    """The import report's imported cell of a file with records of unknown types names them."""
+    from PySide6.QtCore import Qt
+
+    from widgets.import_report_dialog import COLUMNS, ImportReportModel
+    rows = _lines(FULL)
+    drift = {"type": "custom-title", "customTitle": "t", "sessionId": rows[0]["sessionId"]}
+    path = tmp_path / "drift.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [drift, *rows]) + "\n")
+    model = ImportReportModel(import_paths(store, [path]))
+    column = [key for key, _, _ in COLUMNS].index("imported")
+    tip = model.index(0, column).data(Qt.ItemDataRole.ToolTipRole)
+    assert "did not know" in tip and "1  custom-title" in tip
+    assert model.index(0, column + 1).data(Qt.ItemDataRole.ToolTipRole) != tip
