@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from explorer.formats.lines import lines as safe_lines
+
+#: A line of an inline sidechain (the first pass reads it; every 2.x line says ``false``).
+_SIDECHAIN = re.compile(rb'"isSidechain"\s*:\s*true')
 
 
 @dataclass
@@ -63,7 +67,8 @@ def scan(path: Path) -> Scan:
     prompts: dict[str, list[str]] = {}   # Task prompt -> its call ids, in file order
     root_prompts: dict[str, str] = {}    # inline sidechain root -> its prompt
     for line, data in lines(path):
-        if b'"assistant"' not in data and b"agentId" not in data and b"isSidechain" not in data:
+        if (b'"assistant"' not in data and b"agentId" not in data
+                and not _SIDECHAIN.search(data)):   # every 2.x line says isSidechain: false
             continue
         try:
             record = json.loads(data)
