@@ -157,3 +157,17 @@ def test_other_json_shapes_are_not_inspect_ai(tmp_path, doc):
     path = tmp_path / "x.json"
     path.write_text(json.dumps(doc))
     assert not inspect_ai.matches(path, path.read_bytes())
+
+
+def test_a_message_of_an_unknown_role_is_kept_and_said(store, tmp_path):
+    """Format drift: a message of a role Inspect is not known to write (made up, added to a
+    real sample) is an OTHER event noted `unknown type: X`, imported."""
+    doc = _doc()
+    doc["samples"][0]["messages"].insert(1, {"id": "x1", "role": "critic", "content": "hm"})
+    path = tmp_path / "drift.json"
+    path.write_text(json.dumps(doc))
+    report = import_paths(store, [path])
+    assert report.files[0].unknown_types == {"critic": 1}
+    assert store.con.execute("SELECT CAST(e.kind AS VARCHAR), d.text FROM events e JOIN "
+                             "event_details d USING (eid) WHERE d.note IS NOT NULL").fetchall() == \
+        [("OTHER", "hm")]

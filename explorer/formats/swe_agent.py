@@ -23,7 +23,7 @@ from typing import Callable, Iterator
 from explorer.formats import limits
 from explorer.formats.json_values import loads
 from explorer.formats.lines import expansion_error
-from explorer.formats.record import Record
+from explorer.formats.record import Record, reason_word
 from explorer.formats.typed import WrongType, items, objects, opt_obj, rejected, scalar, whole
 
 NAME = "swe-agent"
@@ -246,6 +246,7 @@ def _entry_events(entry: dict, waiting: bool) -> tuple[list[dict], bool]:
         if evs:
             evs[0]["raw"] = entry
         return evs, bare
-    return [event(kind="OTHER", text=text, raw=entry)], False
+    # a role SWE-agent is not known to write (format drift): kept, and said so
+    return [event(kind="OTHER", text=text, raw=entry, note=f"unknown type: {reason_word(role)}")], False
 
 
