@@ -41,6 +41,9 @@ COLUMN_TYPES = {
     "branch": "str",
     "archived": "bool",
     "raw": "str",
+    "parent_session": "str",
+    "parent_call": "str",
+    "note": "str",
 }
 CANONICAL_COLUMNS = tuple(COLUMN_TYPES)
 

@@ -4,5 +4,6 @@ CREATE OR REPLACE TEMP TABLE parsed (
     session_id VARCHAR, seq BIGINT, sub BIGINT, ts BIGINT, kind kind_t, call_id VARCHAR,
     tool VARCHAR, text VARCHAR, chars BIGINT, cjk BOOLEAN, tokens BIGINT, user_id VARCHAR,
     turn BIGINT, message_id VARCHAR, event_id VARCHAR, is_error BOOLEAN, synthetic BOOLEAN,
-    branch VARCHAR, archived BOOLEAN, raw VARCHAR
+    branch VARCHAR, archived BOOLEAN, raw VARCHAR, parent_session VARCHAR,
+    parent_call VARCHAR, note VARCHAR
 )

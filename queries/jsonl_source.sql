@@ -21,12 +21,14 @@ SELECT
     v[1] AS session_id, v[2] AS seq, v[3] AS sub, v[4] AS ts, v[5] AS kind, v[6] AS call_id,
     v[7] AS tool, v[8] AS text, v[9] AS chars, v[10] AS cjk, v[11] AS tokens, v[12] AS user_id,
     v[13] AS turn, v[14] AS message_id, v[15] AS event_id, v[16] AS is_error,
-    v[17] AS synthetic, v[18] AS branch, v[19] AS archived, v[20] AS raw
+    v[17] AS synthetic, v[18] AS branch, v[19] AS archived, v[20] AS raw,
+    v[21] AS parent_session, v[22] AS parent_call, v[23] AS note
 FROM (
     SELECT *, json_keys(ok_src) AS keys, json_extract_string(ok_src, [
         '$.session_id', '$.seq', '$.sub', '$.ts', '$.kind', '$.call_id', '$.tool', '$.text',
         '$.chars', '$.cjk', '$.tokens', '$.user_id', '$.turn', '$.message_id', '$.event_id',
-        '$.is_error', '$.synthetic', '$.branch', '$.archived', '$.raw']) AS v
+        '$.is_error', '$.synthetic', '$.branch', '$.archived', '$.raw',
+        '$.parent_session', '$.parent_call', '$.note']) AS v
     FROM (
         -- valid JSON is an object when it opens with a brace after JSON's white space
         SELECT *, CASE WHEN valid AND starts_with(ltrim(src, ' ' || chr(9) || chr(10) || chr(13)), '{')

@@ -13,7 +13,7 @@ users AS (
 per AS (
     SELECT session_id,
         count(*) AS events,
-        count(*) FILTER (WHERE kind = 'USER') AS turns,
+        count(*) FILTER (WHERE kind = 'USER' AND eid NOT IN (SELECT eid FROM event_details WHERE note IS NOT NULL)) AS turns,
         count(*) FILTER (WHERE kind = 'CALL') AS calls,
         count(*) FILTER (WHERE kind = 'RESULT') AS results,
         sum(cost) AS cost

@@ -1,5 +1,5 @@
 -- One session's events in the order being viewed (the ORDER marker): position, derived turn
--- (USER events counted so far; 0 is the preamble), cost and where it comes from (the
+-- (turn-opening USER events counted so far: a USER with a note opens none; 0 is the preamble), cost and where it comes from (the
 -- writer's tokens, the tokenizer count of the BPE marker, or the ratios), and the pairing
 -- of AUDITS.md: for a RESULT the position of the nearest earlier CALL of its id, for a
 -- CALL the position of the nearest later RESULT of its id (NULL when there is none, or
@@ -9,7 +9,7 @@
 WITH v AS (
     SELECT *,
         row_number() OVER w AS pos,
-        CAST(sum(CASE WHEN kind = 'USER' THEN 1 ELSE 0 END) OVER w AS BIGINT) AS turn_no,
+        CAST(sum(CASE WHEN kind = 'USER' AND note IS NULL THEN 1 ELSE 0 END) OVER w AS BIGINT) AS turn_no,
         coalesce(tokens, /*BPE*/, floor(cjk_chars / $cjk_ratio + other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
         tokens IS NULL AS estimated,
         CASE WHEN tokens IS NOT NULL THEN 'tokens' WHEN /*BPE*/ IS NOT NULL THEN 'tokenizer'
@@ -24,7 +24,7 @@ SELECT
     CASE WHEN text IS NULL THEN cjk_chars + other_chars END AS chars,
     CASE WHEN text IS NULL THEN cjk_chars > 0 END AS cjk,
     tokens, cost, estimated, cost_source, user_id, turn, message_id, event_id, is_error, synthetic, branch,
-    archived,
+    archived, note, parent_session, parent_call,
     CASE WHEN kind = 'RESULT' AND call_id IS NOT NULL THEN
         max(CASE WHEN kind = 'CALL' THEN pos END) OVER (
             PARTITION BY call_id ORDER BY pos ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)

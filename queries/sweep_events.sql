@@ -4,7 +4,9 @@
 -- are given (AUDITS.md key collapse), the message_id (framework strategies count messages),
 -- and the archived flag. NULL keys stay NULL: the caller reads their validity.
 SELECT e.eid,
-    CAST(enum_code(e.kind) AS TINYINT) AS kind,
+    -- a USER with a note opens no turn (FORMAT.md): the code after the enum's (compaction.log NOTED)
+    CAST(CASE WHEN e.kind = 'USER' AND e.eid IN (SELECT eid FROM event_details WHERE note IS NOT NULL)
+              THEN 7 ELSE enum_code(e.kind) END AS TINYINT) AS kind,
     coalesce(e.tokens, /*BPE*/, floor(e.cjk_chars / $cjk_ratio + e.other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
     CASE WHEN e.call_id IS NOT NULL AND e.kind IN ('CALL', 'RESULT')
          THEN hash(e.session_id, e.call_id) END AS call_key,

@@ -10,7 +10,8 @@ SELECT
     CASE WHEN reason IS NOT NULL OR has_extra OR NOT seq_given THEN /*SRCTEXT*/ END AS src_text,
     session_id, seq, coalesce(sub, 0) AS sub, ts, kind, call_id, tool, text, chars, cjk,
     tokens, user_id, turn, message_id, event_id, is_error, synthetic, branch, archived,
-    CASE WHEN has_extra THEN /*SRCTEXT*/ ELSE raw END AS raw
+    CASE WHEN has_extra THEN /*SRCTEXT*/ ELSE raw END AS raw,
+    parent_session, parent_call, note
 FROM (
     -- an integral number past BIGINT (a JSON 1e30, a Parquet UBIGINT) says so
     SELECT *, r_seq IS NOT NULL AS seq_given,

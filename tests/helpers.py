@@ -64,9 +64,10 @@ def events_as_dicts(db: Db) -> list[dict]:
     """Every stored event with the fields tests/reference.py reads."""
     rows = db.con.execute(
         "SELECT eid, file_id, session_id, seq, sub, ts, CAST(kind AS VARCHAR), call_id, "
-        "user_id, turn, event_id FROM events ORDER BY eid").fetchall()
+        "user_id, turn, event_id, d.note, d.raw FROM events LEFT JOIN event_details d "
+        "USING (eid) ORDER BY eid").fetchall()
     keys = ("eid", "file", "session_id", "seq", "sub", "ts", "kind", "call_id", "user_id",
-            "turn", "event_id")
+            "turn", "event_id", "note", "raw")
     return [dict(zip(keys, r)) for r in rows]
 
 

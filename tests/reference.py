@@ -6,6 +6,7 @@ simple on purpose: one loop per rule, over events already deduplicated.
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 
 # Only the names come from the declarations (explorer.audits.rules): every count is computed
@@ -14,7 +15,7 @@ from explorer.audits.rules import COUNT_NAMES
 
 COMPUTED = frozenset((
     "events", "sessions", "turns", "calls", "results", "duplicates", "event_id_conflicts",
-    "shared_keys", "orphan_results", "dangling_calls", "mispair", "duplicate_call_ids",
+    "shared_keys", "orphan_results", "dangling_calls", "mispair", "duplicate_call_ids", "missing_child",
     "tie_inversions", "clock_regressions", "ts_ties", "collapsed_keys", "turn_collisions"))
 assert COMPUTED == set(COUNT_NAMES), f"the reference lacks {set(COUNT_NAMES) - COMPUTED}"
 
@@ -52,13 +53,15 @@ def audit(events: list[dict], order: str, duplicates: int = 0,
     for sid, evs in sessions.items():
         view = order_events(evs, order)
         by_seq = order_events(evs, "seq")
-        c["turns"] += sum(e["kind"] == "USER" for e in evs)
+        c["turns"] += sum(e["kind"] == "USER" and not e.get("note") for e in evs)
         c["calls"] += sum(e["kind"] == "CALL" for e in evs)
         c["results"] += sum(e["kind"] == "RESULT" for e in evs)
         ids = Counter(e["event_id"] for e in evs if e.get("event_id") is not None)
         c["event_id_conflicts"] += sum(n for n in ids.values() if n > 1)
         c["shared_keys"] += len({e["file"] for e in evs} | from_duplicates[sid]) > 1
         _pairing(view, c)
+        c["missing_child"] += sum(e["kind"] == "CALL" and _child(e) is not None
+                                  and _child(e) not in sessions for e in evs)
         _ordering(view, by_seq, c)
         users = {e.get("user_id") for e in evs} - {None}
         c["collapsed_keys"] += len(users) > 1
@@ -68,6 +71,18 @@ def audit(events: list[dict], order: str, duplicates: int = 0,
                 turn_users[e["turn"]].add(e["user_id"])
         c["turn_collisions"] += sum(len(u) > 1 for u in turn_users.values())
     return {k: c[k] for k in COUNT_NAMES}
+
+
+def _child(e: dict) -> str | None:
+    """The sub-agent session a CALL started, as its reader wrote it in raw."""
+    raw = e.get("raw")
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return None
+    added = raw.get("turnscope") if isinstance(raw, dict) else None
+    return added.get("subagent_session") if isinstance(added, dict) else None
 
 
 def _pairing(view: list[dict], c: Counter) -> None:

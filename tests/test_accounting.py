@@ -166,7 +166,7 @@ def test_canonical_jsonl_worked_by_hand(store, tmp_path, capsys):
     expected = {"records": 5, "imported": 3, "skipped": 0, "rejected": 1, "duplicates": 1, "events": 3}
     assert status == 0 and doc["input"] == expected
     assert doc["files"] == [{"path": str(path), "format": "canonical-jsonl", **expected,
-                             "skipped_by_reason": {}}]
+                             "skipped_by_reason": {}, "unknown_types": {}}]
 
 
 def _cc(uuid: str, kind: str, content, ts="2025-01-01T00:00:00Z", **extra) -> dict:
@@ -254,7 +254,7 @@ def test_audit_json_input_sums_the_files(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert len(doc["files"]) == len(paths)
     for entry in doc["files"]:
-        assert set(entry) == {"path", "format", *ACCOUNT_KEYS, "skipped_by_reason"}
+        assert set(entry) == {"path", "format", *ACCOUNT_KEYS, "skipped_by_reason", "unknown_types"}
         assert entry["records"] == sum(entry[k] for k in ("imported", "skipped", "rejected", "duplicates"))
         assert entry["skipped"] == sum(entry["skipped_by_reason"].values())
     assert doc["input"] == {k: sum(e[k] for e in doc["files"]) for k in ACCOUNT_KEYS}

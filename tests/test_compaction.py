@@ -105,3 +105,19 @@ def test_invariants_on_a_clean_log(clean_logs, budget):
         assert m1["orphan_results"] == 0 and not m1["pair_split"]
         assert not m3["over"] and not m4["over"]
         assert m4["fallback"] == (not m3_items)
+
+
+def test_a_noted_user_event_opens_no_turn_in_the_views(store, tmp_path):
+    """FORMAT.md, Turns: a USER with a note (command output the harness wrote) belongs to the
+    turn it falls in. M1 cutting inside turn 2 goes back to turn 2's own USER (seq 5), not
+    to the noted USER at seq 7; the sweep's corpus reads the same kinds as the session."""
+    from explorer.compaction import corpus as sweep_corpus
+    from explorer.compaction.log import NOTED, USER
+    from explorer.model import Order
+    rows = [*TWO_TURNS[:6], _ev(7, "USER", 50, note="command output"), TWO_TURNS[7]]
+    log = _log(store, tmp_path, rows)
+    assert log.kind.tolist().count(NOTED) == 1 and log.kind.tolist().count(USER) == 2
+    items, _ = view(log, "M1", 57)   # k0 = 6 (seq 7): its turn starts at seq 5
+    assert _seqs(items) == [5, 6, 7, 8]
+    whole, _ = sweep_corpus.load(store, Order.SEQ, CostSettings())
+    assert whole.kind.tolist() == log.kind.tolist()

@@ -309,3 +309,54 @@ def test_encrypted_compaction_error_marker_and_plain_exit_status(tmp_path):
     assert [e["is_error"] for e in events[4:]] == [True, False]
     assert [r.skipped for r in recs if r.skipped] == [codex_cli.SKIP_SNAPSHOT]
     assert [(r.line, r.text) for r in recs if r.error] == [(8, "{not json")]
+
+
+def _unified_exec(tmp_path: Path, with_end: bool) -> Path:
+    """No public rollout with a failing unified-exec command was found (the corpus's 0.104
+    files are redacted): built from the format's documentation (LOG-FORMATS.md §3 and the
+    unified exec tools of Codex: ``exec_command`` answers ``Process running with session ID
+    N`` while the command runs; ``write_stdin`` on session N polls it; the poll during which
+    it ends reports ``Process exited with code C``; an ``exec_command_end`` event names the
+    command's call_id with its ``exit_code``). One command fails (exit 2) after two polls; a
+    second one succeeds at once."""
+    def env(kind, payload, second):
+        return {"timestamp": f"2026-01-01T00:00:{second:02d}.000Z", "type": kind, "payload": payload}
+
+    def call(call_id, name, args, second):
+        return env("response_item", {"type": "function_call", "name": name,
+                                     "arguments": json.dumps(args), "call_id": call_id}, second)
+
+    def output(call_id, text, second):
+        return env("response_item", {"type": "function_call_output", "call_id": call_id,
+                                     "output": text}, second)
+
+    head = "Chunk ID: {c}\nWall time: 1.0 seconds\n{status}\nOriginal token count: 3\nOutput:\n{out}"
+    rows = [
+        env("session_meta", {"id": "s-exec", "timestamp": "2026-01-01T00:00:00.000Z"}, 0),
+        call("c-make", "exec_command", {"cmd": "make test", "yield_time_ms": 1000}, 1),
+        output("c-make", head.format(c=1, status="Process running with session ID 7", out="building"), 2),
+        call("c-poll1", "write_stdin", {"session_id": 7, "chars": ""}, 3),
+        output("c-poll1", head.format(c=2, status="Process running with session ID 7", out="..."), 4),
+        call("c-poll2", "write_stdin", {"session_id": 7, "chars": ""}, 5),
+        output("c-poll2", head.format(c=3, status="Process exited with code 2", out="FAILED"), 6),
+        call("c-ls", "exec_command", {"cmd": "ls"}, 7),
+        output("c-ls", head.format(c=4, status="Process exited with code 0", out="a b"), 8),
+    ]
+    if with_end:
+        rows.insert(7, env("event_msg", {"type": "exec_command_end", "call_id": "c-make",
+                                         "exit_code": 2, "aggregated_output": "FAILED"}, 6))
+    return jsonl(tmp_path / f"exec-{with_end}.jsonl", rows)
+
+
+@pytest.mark.parametrize("with_end", [False, True], ids=["polls-only", "exec_command_end"])
+def test_unified_exec_failure_lands_on_the_command_that_failed(tmp_path, with_end):
+    """Issue 15, item 6: the non-zero exit is an error of the exec_command's RESULT, not of
+    the write_stdin poll that reported it; the exec_command_end record that carries the
+    code is an OTHER event (note `exec end`), not skipped as progress."""
+    path = _unified_exec(tmp_path, with_end)
+    recs = list(codex_cli.records(path))
+    results = {e["call_id"]: e.get("is_error") for r in recs for e in r.events if e["kind"] == "RESULT"}
+    assert results == {"c-make": True, "c-poll1": None, "c-poll2": None, "c-ls": False}
+    ends = [e for r in recs for e in r.events if e.get("note") == "exec end"]
+    assert [(e["kind"], e["text"]) for e in ends] == ([("OTHER", "exit code 2")] if with_end else [])
+    assert not any(r.skipped for r in recs)

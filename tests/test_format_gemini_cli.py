@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
+from datetime import datetime
 
 import pytest
 
@@ -144,3 +145,40 @@ def test_other_json_shapes_are_not_gemini_cli(tmp_path, doc):
     path = tmp_path / "x.json"
     path.write_text(json.dumps(doc))
     assert not gemini_cli.matches(path, path.read_bytes())
+
+
+def test_calls_of_several_model_steps_take_their_own_times(store, tmp_path):
+    """No public recording with calls of several model steps in one message was found: made
+    from the corpus file's call and LOG-FORMATS.md §9 (each toolCalls[] entry has its own
+    timestamp, when it finished; one message can carry calls of three steps). Each CALL and
+    its RESULT take the call's time, the message's own stays on its text: no false clock
+    regression, and in ts order every result follows its call (issue 15, item 5)."""
+    doc = _doc()
+    msg = doc["messages"][1]
+    msg["content"] = "Looking."
+    base = msg["toolCalls"][0]
+    steps = []
+    for i, stamp in enumerate(("2025-10-29T10:40:05.000Z", "2025-10-29T10:40:20.000Z",
+                               "2025-10-29T10:40:41.000Z")):
+        call = copy.deepcopy(base)
+        call.update(id=f"read_file-{i}-ab", timestamp=stamp)
+        call["result"][0]["functionResponse"]["id"] = call["id"]
+        steps.append(call)
+    msg["toolCalls"] = steps
+    doc["messages"].append({"id": "m3", "timestamp": "2025-10-29T10:40:50.000Z", "type": "gemini",
+                            "content": "Done."})
+    assert msg["timestamp"] < steps[0]["timestamp"]
+    import_paths(store, [_write(tmp_path, doc)])
+    rows = _rows(store)
+    want = [(1, 0, "USER", None), (2, 0, "ASSISTANT", None)]
+    for call in steps:
+        want += [(2, len(want) - 1, "CALL", call["id"]), (2, len(want), "RESULT", call["id"])]
+    assert [(r[0], r[1], r[2], r[3]) for r in rows] == [*want, (3, 0, "ASSISTANT", None)]
+    stamps = [r[4] for r in rows]
+    iso = [doc["messages"][0]["timestamp"], msg["timestamp"],
+           *[c["timestamp"] for c in steps for _ in (0, 1)], "2025-10-29T10:40:50.000Z"]
+    assert stamps == [int(datetime.fromisoformat(t).timestamp() * 1000)
+                      for t in iso]
+    for order in ("seq", "ts"):
+        row = audits.session_counts(store, order).row(0, named=True)
+        assert (row["clock_regressions"], row["mispair"]) == (0, 0)

@@ -180,3 +180,17 @@ def test_a_header_value_of_the_wrong_type_is_rejected_with_its_path(
     assert (file.records, file.rejected, file.events) == (1, 1, 0)
     reasons = [r for (r,) in store.con.execute("SELECT reason FROM rejected").fetchall()]
     assert reasons == [f"the .eval archive's header: {reason}"]
+
+
+def test_a_message_of_an_unknown_role_is_kept_and_said(store, tmp_path):
+    """Format drift: a message of a role Inspect is not known to write (made up, added to a
+    real sample) is an OTHER event noted `unknown type: X`, imported."""
+    doc = _doc()
+    doc["samples"][0]["messages"].insert(1, {"id": "x1", "role": "critic", "content": "hm"})
+    path = tmp_path / "drift.json"
+    path.write_text(json.dumps(doc))
+    report = import_paths(store, [path])
+    assert report.files[0].unknown_types == {"critic": 1}
+    assert store.con.execute("SELECT CAST(e.kind AS VARCHAR), d.text FROM events e JOIN "
+                             "event_details d USING (eid) WHERE d.note IS NOT NULL").fetchall() == \
+        [("OTHER", "hm")]

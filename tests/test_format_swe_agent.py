@@ -155,3 +155,17 @@ def test_other_json_shapes_are_not_swe_agent(tmp_path, doc):
 def test_json_prefix_keeps_what_a_cut_head_holds():
     assert swe_agent.json_prefix(b'{"a": [1, {"b": 2}, {"c": "tru') == {"a": [1, {"b": 2}, {}]}
     assert swe_agent.json_prefix(b"not json") is None
+
+
+def test_a_message_of_an_unknown_role_is_kept_and_said(store, tmp_path):
+    """Format drift: a history entry of a role SWE-agent is not known to write (made up,
+    added to the real trajectory) is an OTHER event noted `unknown type: X`, imported."""
+    doc = json.loads(FILES[0].read_text(encoding="utf-8"))
+    doc["history"].insert(1, {"role": "critic", "content": "looks wrong", "agent": "primary"})
+    path = tmp_path / "drift.traj"
+    path.write_text(json.dumps(doc))
+    report = import_paths(store, [path])
+    assert report.files[0].unknown_types == {"critic": 1} and report.rejected == 0
+    assert store.con.execute("SELECT e.seq, CAST(e.kind AS VARCHAR), d.text FROM events e JOIN "
+                             "event_details d USING (eid) WHERE d.note IS NOT NULL").fetchall() == \
+        [(2, "OTHER", "looks wrong")]

@@ -138,7 +138,8 @@ def test_unknown_columns_kept_in_raw(store, tmp_path):
 
 def test_csv_with_quoted_newlines_and_extra_columns(store, tmp_path):
     path = tmp_path / "log.csv"
-    path.write_text('session_id,seq,kind,text,ts,note\n'
+    # "comment" is the extra column kept in raw ("note" was, before FORMAT.md made it one)
+    path.write_text('session_id,seq,kind,text,ts,comment\n'
                     's,1,USER,"two\nlines",2026-01-01T00:00:00Z,x\n'
                     's,2,ASSISTANT,plain,1767225600500,\n'
                     's,3,ALIEN,hm,,\n'
@@ -148,7 +149,7 @@ def test_csv_with_quoted_newlines_and_extra_columns(store, tmp_path):
     got = session_events(store, "s").select("seq", "line", "text", "ts", "raw").rows()
     assert [r[:4] for r in got] == [(1, 2, "two\nlines", 1767225600000),
                                     (2, 4, "plain", 1767225600500)]
-    assert json.loads(got[0][4])["note"] == "x"
+    assert json.loads(got[0][4])["comment"] == "x"
     assert _one(store, "SELECT line, reason FROM rejected ORDER BY line") == [
         (5, 'unknown kind "ALIEN"'), (6, "expected 6 fields as in the header, found 3")]
 

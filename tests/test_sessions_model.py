@@ -276,7 +276,7 @@ def test_headers_alignment_highlight_and_totals(qapp, shared):
     model = lazy_model(shared)
     header = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     assert header[:5] == ["session id", "events", "turns", "calls", "results"]
-    assert len(header) == 19 and "turn collisions" in header
+    assert len(header) == 20 and "turn collisions" in header   # 20: missing_child (issue 15)
     for rule in audits.FINDING_RULES:
         assert model.headerData(COLUMNS.index(rule), Qt.Orientation.Horizontal,
                                 Qt.ItemDataRole.ToolTipRole) == audits.RULE_TEXT[rule]
@@ -365,3 +365,22 @@ def test_the_window_keeps_the_selected_session_through_sort_and_filter(qtbot):
     assert window.model.rowCount() == reference.height and sent == [other]
     assert not pane.reveal_session("no such session")
     window.close()
+
+
+def test_a_sub_agent_session_is_marked_with_its_parent(store):
+    """The real Claude Code sub-agent file beside its parent (corpus): the child session's
+    row starts with the child mark and its tooltip names the parent session and Task call;
+    the parent's row is not marked."""
+    from widgets.sessions_model import CHILD_MARK
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "claude-code"
+    sid = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+    import_paths(store, [corpus / f"marot-spotter__{sid}.jsonl", corpus / "marot-spotter__agent-aac57f5.jsonl"])
+    model = lazy_model(store)
+    rows = {model.session_id(r): r for r in range(model.rowCount())}
+    assert set(rows) == {sid, f"{sid}/aac57f5"}
+    child = model.index(rows[f"{sid}/aac57f5"], 0)
+    assert model.data(child, DISPLAY) == CHILD_MARK + f"{sid}/aac57f5"
+    assert model.data(child, Qt.ItemDataRole.ToolTipRole).endswith(
+        f"sub-agent of {sid}, call toolu_01Hf8v1Za7y4af8VUwSR4CXU")
+    assert model.data(model.index(rows[sid], 0), DISPLAY) == sid
+    model.close()

@@ -125,6 +125,24 @@ def test_turns_and_pairs(qtmodeltester, store, tmp_path):
     qtmodeltester.check(model)
 
 
+def test_noted_events_show_their_note_and_open_no_turn(qtmodeltester, store, tmp_path):
+    """FORMAT.md note: a USER event the harness wrote shows its note and stays in the turn
+    it falls in; a thinking OTHER event shows `thinking`."""
+    rows = [
+        {"session_id": "s", "seq": 1, "kind": "USER", "text": "fix it"},
+        {"session_id": "s", "seq": 2, "kind": "OTHER", "note": "thinking", "tokens": 0, "text": "hm"},
+        {"session_id": "s", "seq": 3, "kind": "USER", "note": "command output", "text": "done"},
+        {"session_id": "s", "seq": 4, "kind": "ASSISTANT", "text": "fixed"},
+        {"session_id": "s", "seq": 5, "kind": "USER", "text": "thanks"},
+    ]
+    model = _model(store, tmp_path, rows)
+    turns = [model.index(r, 0) for r in range(model.rowCount())]
+    assert [t.data() for t in turns] == ["Turn 1 — fix it", "Turn 2 — thanks"]
+    assert _texts(model, turns[0]) == ["USER — fix it", "OTHER (thinking) — hm",
+                                       "USER (command output) — done", "ASSISTANT — fixed"]
+    qtmodeltester.check(model)
+
+
 def test_turn_cost_and_badges_add_up(demo):
     frame = session_events(demo, "k0002", "ts-unstable")
     marks = event_marks(frame)

@@ -14,7 +14,8 @@ from explorer.session.view_overlay import VIEW_ERROR_TEXT, SyntheticItem
 from explorer.text_escape import visible, visible_text
 
 _FIELDS = ("session_id", "seq", "sub", "kind", "tool", "call_id", "event_id", "message_id",
-           "user_id", "turn", "branch", "is_error", "synthetic", "archived")
+           "user_id", "turn", "branch", "is_error", "synthetic", "archived", "note",
+           "parent_session", "parent_call")
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,10 @@ class ImportReportModel(QAbstractTableModel):
         if key == "path" and not self.is_total(row):
             f = self._files[row]
             return tooltip(visible(f.path) + ("\n" + _UNCHANGED if f.unchanged else ""))
+        if key == "imported" and not self.is_total(row) and self._files[row].unknown_types:
+            kinds = self._files[row].unknown_types   # format drift (FileReport.unknown_types)
+            return tooltip("Records of types the reader did not know, kept as OTHER events:\n"
+                           + "\n".join(f"{n:,}  {visible(k)}" for k, n in kinds.items()))
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,

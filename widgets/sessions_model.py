@@ -19,16 +19,16 @@ from explorer.audits import cache as audit_cache
 from explorer.audits.cache import COLUMNS, ListQuery
 from explorer.audits.counts import COUNT_NAMES, FINDING_RULES, RULE_TEXT
 from explorer.store.db import Db, Store
-from explorer.text_escape import elided
+from explorer.text_escape import elided, visible
 from widgets.block_cache import BlockCache
-from widgets.plain_text import whole_tip
+from widgets.plain_text import tooltip, whole_tip
 
 __all__ = ["COLUMNS", "SessionsModel", "header_label"]
 
 _COLUMN_TEXT = {
     "session_id": "The storage key of the session.",
     "events": "Events kept in this session (duplicates dropped).",
-    "turns": "USER events.",
+    "turns": "USER events that open a turn (not those the harness wrote: they carry a note).",
     "calls": "Tool CALL events.",
     "results": "Tool RESULT events.",
     "users": "Distinct user_id values in this session.",
@@ -41,6 +41,8 @@ _HIGHLIGHT_TEXT = QBrush(QColor(40, 30, 0))
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 _HAS_FINDINGS = len(COLUMNS)  # where a row's has_findings sits, after the shown columns
+#: Put before a sub-agent's session id (a session with a parent_session, FORMAT.md).
+CHILD_MARK = "↳ "
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -54,7 +56,8 @@ class SessionsModel(QAbstractTableModel):
     """Sessions and their audit counts, read lazily from an audit cache table.
 
     ``DisplayRole`` is plain text, a session id made visible and elided
-    (:mod:`explorer.text_escape`) with the whole of it in ``ToolTipRole``; ``UserRole`` is
+    (:mod:`explorer.text_escape`) with the whole of it in ``ToolTipRole``, a sub-agent's
+    session marked :data:`CHILD_MARK` (its tooltip names the parent); ``UserRole`` is
     the raw value (int or str). Non-zero findings get a soft background. :meth:`sort` and
     :meth:`set_filter` move the rows with ``layoutChanged``: persistent indexes (the
     selection) follow their session, or become invalid when the filter hides it. :meth:`set_source` resets the model.
@@ -73,6 +76,7 @@ class SessionsModel(QAbstractTableModel):
         self._count = 0
         self._totals: dict[str, int] = dict.fromkeys(COUNT_NAMES, 0)
         self._widest: dict[str, Any] = {}
+        self._parents: dict[str, tuple[str, str | None]] = {}
 
     # -- source, sort, filter -------------------------------------------------------------
     def set_source(self, source: Store | Db | None, table: str | None) -> None:
@@ -88,6 +92,7 @@ class SessionsModel(QAbstractTableModel):
             self._table = table
             self._totals = audit_cache.totals(self._db, table)
             self._widest = audit_cache.widest(self._db, table)
+            self._parents = self._read_parents()
         self._count = self._counted()
         self.endResetModel()
 
@@ -156,6 +161,16 @@ class SessionsModel(QAbstractTableModel):
         return audit_cache.position(self._db, self._table, replace(self._query, text="",
                                     only_findings=False), session_id, self._totals["sessions"])
 
+    def parent_of(self, session_id: str) -> tuple[str, str | None] | None:
+        """(parent session, parent call) of a sub-agent's session; None for the others."""
+        return self._parents.get(session_id)
+
+    def _read_parents(self) -> dict[str, tuple[str, str | None]]:
+        try:
+            return {sid: (parent, call) for sid, parent, call in self._db.run("child_sessions")}
+        except duckdb.Error:
+            return {}
+
     def totals(self) -> dict[str, int]:
         """The corpus counts of AUDITS.md over every session of the table (not the filter)."""
         return dict(self._totals)
@@ -203,6 +218,7 @@ class SessionsModel(QAbstractTableModel):
         self._cache.clear()
         self._totals = dict.fromkeys(COUNT_NAMES, 0)
         self._widest = {}
+        self._parents = {}
 
     # -- Qt model interface ---------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:
@@ -225,12 +241,18 @@ class SessionsModel(QAbstractTableModel):
         value = values[col] if values else None
         if role == Qt.ItemDataRole.UserRole:
             return value
+        parent = self._parents.get(value) if col == 0 and value is not None else None
         if role == Qt.ItemDataRole.ToolTipRole:  # the whole id, when the cell shows less
+            if parent is not None:
+                call = f", call {visible(parent[1])}" if parent[1] else ""
+                return tooltip(f"{visible(value)}\nsub-agent of {visible(parent[0])}{call}")
             return whole_tip(value) if col == 0 and value is not None else None
         if role == Qt.ItemDataRole.DisplayRole:
             if value is None:
                 return ""
-            return elided(value) if col == 0 else f"{value:,}"
+            if col == 0:
+                return (CHILD_MARK if parent is not None else "") + elided(value)
+            return f"{value:,}"
         if col in _FINDINGS and (value or 0) > 0:
             return _HIGHLIGHT if role == Qt.ItemDataRole.BackgroundRole else _HIGHLIGHT_TEXT
         return None

@@ -56,6 +56,9 @@ class TurnTreeCells:
             if column == EVENT:
                 head = " ".join(elided(str(v))  # a tool name and call id: log ids
                                 for v in (self._kind[row], self._tool[row], self._call[row]) if v)
+                note = self._note[row] if self._note is not None else None
+                if note:   # thinking, compact boundary, command output ... (FORMAT.md note)
+                    head = f"{head} ({elided(str(note))})"
                 text = self._text_preview(row)
                 return f"{head} — {text}" if text else head
             if column == SEQ:

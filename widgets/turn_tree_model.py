@@ -62,6 +62,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self.tree = tree = TurnTree.build(frame, marks)
         self._findings: list[int] | None = None
         self._kind, self._tool, self._call = tree.kind, tree.tool, tree.call_id
+        self._note = tree.note
         self._seq, self._sub, self._cost = tree.seq, tree.sub, tree.cost
         self._result_of, self._call_of = tree.result_of, tree.call_of
         self._turn_no, self._top_rows = tree.turn_no, tree.top_rows

@@ -69,6 +69,9 @@ RULES: tuple[Rule, ...] = (
     Rule("duplicate_call_ids",
          "Two or more tool calls in this session carry the same call_id.",
          "pairing", Mark("duplicate call id", "#2e6fd8", "#d7e3fb", "squares")),
+    Rule("missing_child",
+         "A tool call started a sub-agent whose session is not among the imported logs.",
+         "pairing"),   # not marked: its fragment reads the store (raw), not a session's frame
     Rule("tie_inversions",
          "Adjacent events with equal timestamps, shown against append order.",
          "ordering", Mark("tie inversion", "#a08000", "#f5efb3", "equals", last=True)),

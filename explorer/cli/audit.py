@@ -142,7 +142,8 @@ def counts_document(counts: dict, files: list[dict], order: Order,
     doc["rejected"] = sum(f["rejected"] for f in files)
     doc["order"] = order.value
     doc["files"] = [{"path": f["path"], "format": f["format"], **{k: f[k] for k in _INPUT_KEYS},
-                     "skipped_by_reason": json.loads(f["skipped_by_reason"] or "{}")}
+                     "skipped_by_reason": json.loads(f["skipped_by_reason"] or "{}"),
+                     "unknown_types": json.loads(f.get("unknown_types") or "{}")}
                     for f in files]
     doc["input"] = {k: sum(f[k] for f in files) for k in _INPUT_KEYS}
     doc["failed"] = [{"path": exc.path, "reason": exc.reason} for exc in errors]
@@ -174,6 +175,13 @@ def _print_counts(counts: dict, files: list[dict], order: Order, as_json: bool,
         print("skipped records by reason")
     for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"  {n:>{width + 12}}  {reason}")
+    drifted = [f for f in doc["files"] if f["unknown_types"]]
+    if drifted:
+        print("records of unknown types (kept as OTHER events), per file")
+    for f in drifted:
+        print(f"  {visible(f['path'])}")
+        for kind, n in f["unknown_types"].items():
+            print(f"  {n:>{width + 12}}  {visible(kind)}")
     if not_logs:
         print(f"{len(not_logs)} file(s) in the folders given are not logs (not imported):")
         for exc in not_logs[:10]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, USER, pairs_in_groups
+from explorer.compaction.log import CALL, CONTENT_KINDS, NOTED, RESULT, USER, pairs_in_groups
 from explorer.compaction.positions import next_flagged
 from explorer.model import ORDER_KEYS, CostSettings, Order
 from explorer.store.db import Db
@@ -95,6 +95,8 @@ def load(db: Db, order: Order, settings: CostSettings) -> tuple[Corpus, int]:
     return corpus, len(counts)
 
 
+# queries/sweep_events.sql writes 7 for a USER event with a note (explorer.compaction.log).
+assert NOTED == 7
 #: The plain columns of sweep_events and their dtypes; then its nullable UBIGINT keys.
 _PLAIN = (("kind", np.int8), ("cost", np.int64), ("archived", bool))
 _KEYS = ("call_key", "user_key", "turn_key", "message_key")

@@ -15,8 +15,14 @@ from explorer.compaction.positions import next_flagged
 from explorer.model import KINDS
 
 SYSTEM, USER, ASSISTANT, CALL, RESULT, SUMMARY, OTHER = range(len(KINDS))
+#: A USER event with a note (FORMAT.md: text the harness wrote in the user's role; sent to
+#: the model like any USER event, but it opens no turn): a code of its own here, so that
+#: every ``kind == USER`` of the strategies (turn starts, snapping, messages) is a turn start.
+NOTED = len(KINDS)
+#: The kind name of each code (a noted USER is a USER).
+KIND_NAMES = (*KINDS, "USER")
 #: Kinds whose presence makes a view non-empty (STRATEGIES.md, ``empty``).
-CONTENT_KINDS = (USER, ASSISTANT, CALL, RESULT)
+CONTENT_KINDS = (USER, ASSISTANT, CALL, RESULT, NOTED)
 
 
 def _codes(column: pl.Series) -> tuple[np.ndarray, list]:
@@ -30,6 +36,15 @@ def _codes(column: pl.Series) -> tuple[np.ndarray, list]:
     return codes, np.array([*values.to_list(), None], dtype=object)[codes].tolist()
 
 
+def _kind_codes(frame: pl.DataFrame, kinds: dict[str, int]) -> np.ndarray:
+    """The kind codes of a frame's events, a USER with a note as NOTED."""
+    codes = frame["kind"].cast(pl.String).replace_strict(kinds, return_dtype=pl.Int64).to_numpy()
+    if "note" in frame.columns and frame["note"].null_count() < frame.height:
+        noted = frame["note"].is_not_null().to_numpy() & (codes == USER)
+        codes = np.where(noted, NOTED, codes)
+    return codes
+
+
 @dataclass
 class SessionLog:
     """A session's events in viewed order and the derived arrays (all length n or n + 1)."""
@@ -37,7 +52,7 @@ class SessionLog:
     session_id: str
     seq: np.ndarray
     sub: np.ndarray
-    kind: np.ndarray          # index into KINDS
+    kind: np.ndarray          # index into KIND_NAMES (NOTED: a USER that opens no turn)
     cost: np.ndarray          # int64 tokens
     call: np.ndarray          # call_id code, -1 when the event has no id
     message: np.ndarray       # message_id code, -1 when none
@@ -74,8 +89,7 @@ class SessionLog:
         return cls(
             session_id=session_id,
             seq=frame["seq"].to_numpy(), sub=frame["sub"].to_numpy(),
-            kind=frame["kind"].cast(pl.String).replace_strict(kinds, return_dtype=pl.Int64)
-            .to_numpy(),
+            kind=_kind_codes(frame, kinds),
             cost=frame["cost"].to_numpy().astype(np.int64),
             call=call, message=_codes(frame["message_id"])[0], user=_codes(frame["user_id"])[0],
             turn=frame["turn"].fill_null(-1).to_numpy().astype(np.int64),
@@ -89,7 +103,7 @@ class SessionLog:
         """seq, sub, kind name, cost and call_id as Python lists (built once, for items)."""
         if not hasattr(self, "_columns"):
             self._columns = (self.seq.tolist(), self.sub.tolist(),
-                             [KINDS[k] for k in self.kind.tolist()], self.cost.tolist(),
+                             [KIND_NAMES[k] for k in self.kind.tolist()], self.cost.tolist(),
                              self.call_ids)
         return self._columns
 

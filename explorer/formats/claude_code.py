@@ -3,24 +3,33 @@
 One JSON object per line. ``user`` and ``assistant`` records give one event per content
 block (``sub`` = the block's place in its API message, ``message_id`` = ``message.id``, or
 the record's ``uuid`` for a user record); tool results are RESULT blocks of user records; a
-``user`` record with ``isCompactSummary`` is the recorded compaction's SUMMARY (synthetic),
-after the ``compact_boundary`` marker (OTHER, no cost). Progress, snapshot, queue, hook and
-``summary`` title records are skipped, by reason. Sub-agent (sidechain) records go to the
-session ``sessionId/agentId`` with ``branch`` = the agent id.
+thinking block is an OTHER event (note ``thinking``, no cost); text the harness wrote in the
+user's role is a USER event with a note (explorer.formats.claude_code_blocks); a ``user``
+record with ``isCompactSummary`` is the recorded compaction's SUMMARY (synthetic), after the
+``compact_boundary`` marker (OTHER, note ``compact boundary``, no cost). Progress, snapshot,
+queue, hook and ``summary`` title records are skipped, by reason; a record of a type Claude
+Code is not known to write is an OTHER event with note ``unknown type: X`` holding it.
+
+Sub-agents are sessions with a parent (FORMAT.md ``parent_session``, ``parent_call``): a
+sidechain with an ``agentId`` (2.x files) is the session ``sessionId/agentId``; an inline
+sidechain of 1.0.x (``isSidechain`` without ``agentId``) is one session per sidechain root,
+``sessionId/<root uuid>``; ``branch`` is the agent id (the root uuid). Every event of such a
+session carries its parent session and, when found, the parent's ``Task`` call id: for an
+inline sidechain from this file (the Task whose prompt is the root's), for a sub-agent file
+from the parent's transcript found by content (explorer.formats.claude_code_scan).
 
 ``raw`` is the line's record, except that ``message.usage`` (repeated on every line of a
 message, growing) is only on the message's first event, with its final value, and that the
-reader adds, under ``raw["turnscope"]``: ``thinking`` (the message's thinking written on
-other lines), ``subagent_session`` (on a Task CALL/RESULT: the session of the sub-agent it
-started) and, on a sub-agent file's first event, ``parent_session`` and ``parent_call_id``.
+reader adds ``raw["turnscope"]["subagent_session"]`` on a Task CALL/RESULT: the session of
+the sub-agent it started (the ``missing_child`` audit reads it).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from explorer.formats.claude_code_blocks import (
     ADDED,
@@ -83,6 +92,8 @@ def _shaped(record) -> bool:
         return _conversation(record)
     if kind in ("system", "progress", "queue-operation"):
         return "sessionId" in record
+    if isinstance(kind, str) and kind not in ("summary", "file-history-snapshot"):
+        return "sessionId" in record   # a type of a newer version (format drift)
     if kind == "summary":
         return "summary" in record and "leafUuid" in record
     if kind == "file-history-snapshot":
@@ -93,7 +104,7 @@ def _shaped(record) -> bool:
 def records(path: Path) -> Iterator[Record]:
     """The file's records as canonical events (two passes: see claude_code_scan)."""
     found = scan(path)
-    link: dict | None = None   # parent link, for a sub-agent file's first event
+    links: dict[str, dict] = {}   # child session -> its parent_session / parent_call
     # A record glued onto another's line (a torn write) shares its line, the seq: its
     # blocks are numbered after the first record's (sub from 1000 on).
     for line, value, glued in placed_json_lines(path):
@@ -104,26 +115,18 @@ def records(path: Path) -> Iterator[Record]:
         if not isinstance(record, dict):
             yield Record(line.number, error="not a JSON object", text=value.text)
             continue
-        if link is None:
-            link = _parent_link(path, record)
         try:
-            result = _record(path, line.number, record, found, link)
+            result = _record(path, line.number, record, found, links)
         except WrongType as exc:   # a value of the wrong type: this record only is rejected
             result = rejected(line.number, exc)
         if glued:
             result.events = [{**e, "sub": e.get("sub", 0) + 1000 * glued} for e in result.events]
-        if result.events and link:
-            link = {}
         if result.error:
             result.text = value.text
         yield result
 
 
-
-
-
-
-def _record(path: Path, line: int, record: dict, found, link: dict) -> Record:
+def _record(path: Path, line: int, record: dict, found, links: dict) -> Record:
     """The Record of one parsed line."""
     kind = opt_text(record.get("type"), "type")
     if kind in _NOISE:
@@ -132,42 +135,42 @@ def _record(path: Path, line: int, record: dict, found, link: dict) -> Record:
         data = record.get("data")
         what = data.get("type") if isinstance(data, dict) else None
         return Record(line, skipped=f"progress ({reason_word(what) if what else 'unknown'})")
-    if kind not in ("user", "assistant", "system"):
-        return Record(line, skipped=f"record type {reason_word(kind)!r} (not conversation)")
-    base = _base(line, record, path.stem)
+    base = _base(line, record, path.stem, found)
+    if base["session_id"] != str(record.get("sessionId") or path.stem):
+        base.update(_parent_link(path, record, base, found, links))
+    if kind not in ("user", "assistant", "system"):   # format drift: kept, and said so
+        return Record(line, [{**base, "kind": "OTHER", "sub": 0, "raw": record,
+                              "note": f"unknown type: {reason_word(kind)}"}])
     if kind == "system":
         if record.get("subtype") in SKIPPED_SYSTEM:
             return Record(line, skipped=f"system ({record['subtype']})")
-        event = system_event(record, base)
-        if link:
-            event["raw"] = {**record, ADDED: link}
-        return Record(line, [event])
+        return Record(line, [system_event(record, base)])
     message = record.get("message")
     if not isinstance(message, dict) or not isinstance(message.get("content"), (str, list)):
         return Record(line, error=f"{kind} record without message content")
     message_id = scalar(message.get("id"), "message.id")
     info = found.messages.get(message_id) if kind == "assistant" else None
-    events = message_events(record, base, info, link)
+    events = message_events(record, base, info, {})
     if not events:
-        reason = "thinking only (kept in raw of the message's first event)" if message.get("content") else "empty message"
-        return Record(line, skipped=reason)
+        return Record(line, skipped="empty message")
     if record.get("isCompactSummary"):   # one SUMMARY, whatever the number of text blocks
-        events = [{**events[0], "kind": "SUMMARY", "synthetic": True, "sub": 0,
+        first = {k: v for k, v in events[0].items() if k != "note"}
+        events = [{**first, "kind": "SUMMARY", "synthetic": True, "sub": 0,
                    "text": content_text(message["content"])}]
     for event in events:
         _link_task(event, record, found)
     return Record(line, events)
 
 
-def _base(line: int, record: dict, fallback: str) -> dict:
+def _base(line: int, record: dict, fallback: str, found) -> dict:
     """Fields shared by the events of one record: session (``fallback`` when the record
     has no ``sessionId``), seq, ts, ids, branch."""
     session = str(record.get("sessionId") or fallback)
     base: dict = {"session_id": session, "seq": line}
     if record.get("isSidechain"):
-        agent = str(record.get("agentId") or "sidechain")
+        agent = record.get("agentId") or found.roots.get(record.get("uuid")) or "sidechain"
         base["session_id"] = f"{session}/{agent}"
-        base["branch"] = agent
+        base["branch"] = str(agent)
     if record.get("timestamp"):
         base["ts"] = scalar(record["timestamp"], "timestamp")
     if record.get("uuid"):
@@ -182,19 +185,25 @@ def _link_task(event: dict, record: dict, found) -> None:
     """On a Task call or result: the session of the sub-agent it started."""
     agent = found.agents.get(event.get("call_id") or "")
     if agent and event["kind"] in ("CALL", "RESULT"):
-        session = event["session_id"].split("/")[0]
+        session = str(record.get("sessionId") or event["session_id"].split("/")[0])
         raw = event["raw"]
         event["raw"] = {**raw, ADDED: {**raw.get(ADDED, {}), "subagent_session": f"{session}/{agent}"}}
 
 
-def _parent_link(path: Path, record: dict) -> dict:
-    """For a sub-agent file (its first record is a sidechain with an agent id): the parent
-    session and, when the parent file is where Claude Code puts it, the Task call id."""
-    agent = record.get("agentId")
-    if not (record.get("isSidechain") and agent and record.get("sessionId")):
-        return {}
-    link = {"parent_session": str(record["sessionId"])}
-    call_id = parent_call(path, str(record["sessionId"]), str(agent))
-    if call_id:
-        link["parent_call_id"] = call_id
-    return link
+def _parent_link(path: Path, record: dict, base: dict, found, links: dict) -> dict:
+    """The parent of a sub-agent's session (``base``'s), found once per session: the
+    record's ``sessionId`` and the Task call that started it (an inline sidechain's from
+    this file's scan, a sub-agent file's from its parent's transcript)."""
+    child = base["session_id"]
+    if child not in links:
+        parent = str(record.get("sessionId") or path.stem)
+        link = {"parent_session": parent}
+        agent = record.get("agentId")
+        if agent:
+            call_id = parent_call(path, parent, str(agent))
+        else:
+            call_id = found.root_calls.get(base.get("branch") or "")
+        if call_id:
+            link["parent_call"] = call_id
+        links[child] = link
+    return links[child]

@@ -1,50 +1,58 @@
 """Claude Code transcripts: a first pass over the file that gathers what no single line says.
 
 Claude Code writes an API message one content block per line, all lines sharing
-``message.id`` and repeating ``message.usage`` (the last line holds the final output count),
-and thinking blocks can sit on a line after the message's first text (LOG-FORMATS.md §2).
-The pass also collects the links between ``Task`` calls and the sub-agents they started.
+``message.id`` and repeating ``message.usage`` (the last line holds the final output count)
+(LOG-FORMATS.md §2).
+The pass also collects the links between ``Task`` calls and the sub-agents they started:
+by ``agentId`` (2.x), and for the inline sidechains of 1.0.x (``isSidechain`` without an
+``agentId``) the root of each sidechain (its first record: one session per root), matched to
+the ``Task`` call whose ``input.prompt`` is the root's prompt.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
-from explorer.formats.claude_code_blocks import THINKING
 from explorer.formats.lines import lines as safe_lines
+
+#: A line of an inline sidechain (the first pass reads it; every 2.x line says ``false``).
+_SIDECHAIN = re.compile(rb'"isSidechain"\s*:\s*true')
 
 
 @dataclass
 class MessageInfo:
     """Where one API message's blocks are: per line, the blocks before it (for ``sub``);
-    ``first`` = (line, block index) of its first block that gives an event; the usage of its
-    last line; its thinking blocks, in order."""
+    ``first`` = (line, block index) of its first block (every block gives an event: thinking
+    too); the usage of its last line."""
 
     starts: dict[int, int] = field(default_factory=dict)
     blocks: int = 0
     first: tuple[int, int] | None = None
     usage: dict | None = None
-    thinking: list[dict] = field(default_factory=list)
-    thinking_lines: set[int] = field(default_factory=set)
 
     def offset(self, line: int) -> int:
         return self.starts.get(line, 0)
 
-    def thinking_elsewhere(self, content) -> bool:
-        """Whether some thinking of the message is not in ``content`` (another line's)."""
-        here = sum(1 for b in content or () if isinstance(b, dict) and b.get("type") in THINKING)
-        return len(self.thinking) > here
-
 
 @dataclass
 class Scan:
-    """What the first pass found: messages by ``message.id``; sub-agent ids by Task call id."""
+    """What the first pass found: messages by ``message.id``; sub-agent ids by Task call id
+    (an inline sidechain's id is its root record's ``uuid``); per inline sidechain record
+    (``uuid``) the root it descends from; per root the Task call that started it."""
 
     messages: dict[str, MessageInfo] = field(default_factory=dict)
     agents: dict[str, str] = field(default_factory=dict)
+    roots: dict[str, str] = field(default_factory=dict)
+    root_calls: dict[str, str] = field(default_factory=dict)
+
+
+def _inline_sidechain(record: dict) -> bool:
+    return bool(record.get("isSidechain")) and not record.get("agentId")
 
 
 def lines(path: Path) -> Iterator[tuple[int, bytes]]:
@@ -56,8 +64,11 @@ def lines(path: Path) -> Iterator[tuple[int, bytes]]:
 def scan(path: Path) -> Scan:
     """The first pass: unreadable lines are left to the second one, which reports them."""
     found = Scan()
+    prompts: dict[str, list[str]] = {}   # Task prompt -> its call ids, in file order
+    root_prompts: dict[str, str] = {}    # inline sidechain root -> its prompt
     for line, data in lines(path):
-        if b'"assistant"' not in data and b"agentId" not in data:
+        if (b'"assistant"' not in data and b"agentId" not in data
+                and not _SIDECHAIN.search(data)):   # every 2.x line says isSidechain: false
             continue
         try:
             record = json.loads(data)
@@ -67,23 +78,64 @@ def scan(path: Path) -> Scan:
             continue
         _note_agent(found.agents, record)
         message = record.get("message")
+        if _inline_sidechain(record) and isinstance(record.get("uuid"), str):
+            _note_root(found, root_prompts, record)
         if record.get("type") != "assistant" or not isinstance(message, dict):
             continue
         content = message.get("content")
-        if not isinstance(content, list) or not isinstance(message.get("id"), str):
-            continue   # a wrong-typed id or content is the second pass's to reject
+        if not isinstance(content, list):
+            continue   # a wrong-typed content is the second pass's to reject
+        _note_tasks(prompts, content, record)
+        if not isinstance(message.get("id"), str):
+            continue   # a wrong-typed id is the second pass's to reject
         info = found.messages.setdefault(message["id"], MessageInfo())
         info.starts[line] = info.blocks
-        for index, block in enumerate(content):
-            if isinstance(block, dict) and block.get("type") in THINKING:
-                info.thinking.append(block)
-                info.thinking_lines.add(line)
-            elif info.first is None:
-                info.first = (line, index)
+        if content and info.first is None:
+            info.first = (line, 0)
         info.blocks += len(content)
         if message.get("usage") is not None:
             info.usage = message["usage"]
+    _match_roots(found, prompts, root_prompts)
     return found
+
+
+def _note_root(found: Scan, root_prompts: dict[str, str], record: dict) -> None:
+    """An inline sidechain record: the root it descends from (itself when its parent is no
+    sidechain record seen before); a root's prompt (its user text) for the Task match."""
+    parent = record.get("parentUuid")
+    root = found.roots.get(parent) if isinstance(parent, str) else None
+    found.roots[record["uuid"]] = root or record["uuid"]
+    if root is None and record.get("type") == "user":
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list):
+            content = "\n".join(b.get("text", "") for b in content
+                                 if isinstance(b, dict) and b.get("type") == "text")
+        if isinstance(content, str):
+            root_prompts[record["uuid"]] = content
+
+
+def _note_tasks(prompts: dict[str, list[str]], content: list, record: dict) -> None:
+    """The main chain's Task calls, by prompt (a sidechain's own calls start none here)."""
+    if record.get("isSidechain"):
+        return
+    for block in content:
+        if (isinstance(block, dict) and block.get("type") == "tool_use"
+                and block.get("name") == "Task" and isinstance(block.get("id"), str)
+                and isinstance(block.get("input"), dict)
+                and isinstance(block["input"].get("prompt"), str)):
+            prompts.setdefault(block["input"]["prompt"], []).append(block["id"])
+
+
+def _match_roots(found: Scan, prompts: dict[str, list[str]], root_prompts: dict[str, str]) -> None:
+    """Each inline sidechain root to the first Task call not yet matched with its prompt
+    (parallel Task calls with one prompt are matched in file order)."""
+    for root, prompt in root_prompts.items():
+        calls = prompts.get(prompt)
+        if calls:
+            call = calls.pop(0)
+            found.root_calls[root] = call
+            found.agents.setdefault(call, root)
 
 
 def _note_agent(agents: dict[str, str], record: dict) -> None:
@@ -103,27 +155,68 @@ def _note_agent(agents: dict[str, str], record: dict) -> None:
                 agents.setdefault(block["tool_use_id"], str(result["agentId"]))
 
 
+#: At most this many files beside a sub-agent file are looked into for its parent.
+MAX_PARENT_CANDIDATES = 500
+_HEAD = 64 * 1024
+
+
 def parent_call(path: Path, session: str, agent: str) -> str | None:
-    """The parent's Task call id that started sub-agent ``agent``, when the parent file is
-    where Claude Code puts it: ``<project>/<session>.jsonl`` beside ``<session>/subagents/``
-    (2.1.x) or beside the agent file (2.0.x)."""
-    candidates = [path.parent / f"{session}.jsonl"]
+    """The parent's Task call id that started sub-agent ``agent`` of ``session``, from the
+    parent's transcript: a file beside the sub-agent file (2.0.x ``agent-*.jsonl``) or in the
+    project folder above ``<session>/subagents/`` (2.1.x) whose records carry ``sessionId``
+    ``session`` and name ``agent`` (``agent_progress`` or the Task result's ``agentId``).
+    Found by content, whatever the files are named (the usual name is tried first)."""
+    folders = [path.parent]
     if path.parent.name == "subagents":
-        candidates.insert(0, path.parent.parent.parent / f"{session}.jsonl")
-    needle = agent.encode()
-    for parent in candidates:
-        if not parent.is_file():
-            continue
+        folders.insert(0, path.parent.parent.parent)
+    for parent in _candidates(folders, path, session):
         agents: dict[str, str] = {}
+        needle = agent.encode()
         for _, data in lines(parent):
             if needle in data:
                 try:
                     record = json.loads(data)
                 except ValueError:
                     continue
-                if isinstance(record, dict):
+                if isinstance(record, dict) and record.get("sessionId") == session:
                     _note_agent(agents, record)
         for call_id, found in agents.items():
             if found == agent:
                 return call_id
     return None
+
+
+def _candidates(folders: list[Path], child: Path, session: str) -> Iterator[Path]:
+    """The transcripts in ``folders`` (not ``child``) whose head names ``session``, the one
+    named after it first."""
+    needle = session.encode()
+    seen = 0
+    for folder in folders:
+        try:
+            files = sorted(p for p in folder.iterdir()
+                           if p.name.endswith((".jsonl", ".jsonl.gz")) and p != child)
+        except OSError:
+            continue
+        files.sort(key=lambda p: not p.name.startswith(session))
+        for candidate in files:
+            seen += 1
+            if seen > MAX_PARENT_CANDIDATES:
+                return
+            try:
+                head = _head(candidate)
+            except OSError:
+                continue
+            if needle in head:
+                yield candidate
+
+
+def _head(path: Path) -> bytes:
+    """The first bytes of a file (inflated when gzip)."""
+    if path.name.endswith(".gz"):
+        with gzip.open(path, "rb") as fh:
+            try:
+                return fh.read(_HEAD)
+            except (OSError, EOFError):
+                return b""
+    with open(path, "rb") as fh:
+        return fh.read(_HEAD)

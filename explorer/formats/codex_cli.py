@@ -13,27 +13,37 @@ the harness injects (environment context, instructions, the IDE context item of 
 versions) are synthetic SYSTEM events: a user-role item is a prompt when an
 ``event_msg``/``user_message`` mirrors it (or, in a file with no mirrors, when it does not
 open with one of the harness's tags).
+
+Unified exec (explorer.formats.codex_cli_scan): a non-zero exit is an error of the
+``exec_command`` call's RESULT, whether its code came in an ``exec_command_end`` event or in
+the output of a ``write_stdin`` poll; a poll's RESULT is no error for it. An
+``exec_command_end`` event (the record carrying the code) is an OTHER event with note
+``exec end``. A record of an envelope type the reader does not know is an OTHER event with
+note ``unknown type: X`` (format drift).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from explorer.formats.codex_cli_scan import (
     ENVELOPES,
+    EXEC,
     ITEMS,
+    POLL,
     SKIP_USAGE_LOST,
     Plan,
     envelope,
+    header_exit,
     lines,
     scan,
     split,
     texts,
 )
-from explorer.formats.record import Record
+from explorer.formats.record import Record, reason_word
 from explorer.formats.typed import WrongType, items, opt_text, rejected
 
 NAME = "codex-cli"
@@ -50,7 +60,6 @@ _MARKERS = {"turn_aborted", "context_compacted", "error"}
 _MIRRORS = {"user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
             "agent_reasoning_section_break"}
 #: Openings of user-role items that the harness injects (used when no item is mirrored).
-_EXIT = re.compile(r"^(?:Process exited with code|Exit code:) (-?\d+)\s*$", re.M)
 _ENVELOPE_HEAD = re.compile(rb'\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"('
                             + b"|".join(e.encode() for e in sorted(ENVELOPES)) + rb')"')
 
@@ -137,7 +146,11 @@ def _event(kind: str, p: dict, line: int, plan: Plan) -> dict | str:
         return _event_msg(p, line, plan)
     if kind == "response_item":
         return _item(p, line, plan)
-    return {"turn_context": SKIP_CONFIG, "state": SKIP_STATE}.get(kind, SKIP_UNKNOWN)
+    if kind in ("turn_context", "state"):
+        return {"turn_context": SKIP_CONFIG, "state": SKIP_STATE}[kind]
+    if kind == "unknown" and isinstance(p.get("type"), str) and isinstance(p.get("payload"), dict):
+        return {"kind": "OTHER", "note": f"unknown type: {reason_word(p['type'])}"}
+    return SKIP_UNKNOWN
 
 
 def _event_msg(p: dict, line: int, plan: Plan) -> dict | str:
@@ -147,6 +160,10 @@ def _event_msg(p: dict, line: int, plan: Plan) -> dict | str:
         return plan.usage_fate.get(line, SKIP_USAGE_LOST)
     if etype in _MIRRORS:
         return SKIP_MIRROR
+    if etype == "exec_command_end":   # carries the command's exit code (kept on its RESULT)
+        code = p.get("exit_code")
+        return {"kind": "OTHER", "note": "exec end",
+                "text": f"exit code {code}" if isinstance(code, int) else None}
     if etype not in _MARKERS:
         return SKIP_PROGRESS
     detail = p.get("reason") if etype == "turn_aborted" else p.get("message")
@@ -177,8 +194,14 @@ def _item(p: dict, line: int, plan: Plan) -> dict | str:
         event.update(kind="CALL", call_id=call_id, tool=itype.removesuffix("_call"),
                      text=_json(p.get("action")))
     elif itype in _RESULTS:
+        call_id = _str(p.get("call_id"))
         text, is_error = _output(p.get("output"))
-        event.update(kind="RESULT", call_id=_str(p.get("call_id")), text=text, is_error=is_error)
+        tool = plan.tools.get(call_id or "")
+        if tool == POLL:   # a poll's exit code is its command's (unified exec)
+            is_error = None
+        elif tool == EXEC and call_id in plan.exit_codes:
+            is_error = plan.exit_codes[call_id] != 0
+        event.update(kind="RESULT", call_id=call_id, text=text, is_error=is_error)
     elif itype == "compaction":   # encrypted: no readable text
         event.update(kind="SUMMARY", synthetic=True)
     else:
@@ -217,9 +240,7 @@ def _output(out) -> tuple[str | None, bool | None]:
         except (ValueError, AttributeError):
             pass
     else:
-        header = out.split("\nOutput:", 1)[0] if "\nOutput:" in out else ""
-        found = _EXIT.search(header)
-        code = int(found.group(1)) if found else None
+        code = header_exit(out)
     return out, (code != 0) if isinstance(code, int) and not isinstance(code, bool) else None
 
 

@@ -1,14 +1,22 @@
 """The first pass of the Codex CLI reader (:mod:`explorer.formats.codex_cli`): the lines as
-records, the session id, which user-role items are human prompts, and which event keeps each
-reported usage (``token_count``)."""
+records, the session id, which user-role items are human prompts, which event keeps each
+reported usage (``token_count``), and the exit code of each unified-exec command.
+
+Unified exec (``exec_command`` / ``write_stdin``): a command still running when its call
+returns answers ``Process running with session ID N``; later ``write_stdin`` calls on session
+``N`` poll it, and the poll during which it ends says ``Process exited with code C``. That code
+is the ``exec_command``'s, not the poll's; so is the ``exit_code`` of the ``exec_command_end``
+event that names the command's ``call_id``.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from explorer.formats.lines import placed_json_lines
 from explorer.formats.typed import WrongType, items, opt_text
@@ -38,6 +46,56 @@ class Plan:
     prompts: set[int] = field(default_factory=set)
     usage: dict[int, dict] = field(default_factory=dict)
     usage_fate: dict[int, str] = field(default_factory=dict)
+    #: call id -> tool name; exec_command call id -> its exit code (unified exec)
+    tools: dict[str, str] = field(default_factory=dict)
+    exit_codes: dict[str, int] = field(default_factory=dict)
+    #: unified exec: process (session) id -> the exec_command call that started it;
+    #: write_stdin call id -> the process it polls
+    processes: dict[str, str] = field(default_factory=dict)
+    polls: dict[str, str] = field(default_factory=dict)
+
+
+EXEC, POLL = "exec_command", "write_stdin"
+_RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$", re.MULTILINE)
+EXITED = re.compile(r"^(?:Process exited with code|Exit code:) (-?\d+)\s*$", re.MULTILINE)
+
+
+def header_exit(out) -> int | None:
+    """The exit code in a plain-text tool output's header (before ``Output:``), if any."""
+    if not isinstance(out, str) or "\nOutput:" not in out:
+        return None
+    found = EXITED.search(out.split("\nOutput:", 1)[0])
+    return int(found.group(1)) if found else None
+
+
+def _note_exec(p: dict, etype: str, plan: Plan) -> None:
+    """What unified exec's records say about which command exited how."""
+    call_id = p.get("call_id")
+    if not isinstance(call_id, str):
+        return
+    if etype == "function_call" and isinstance(p.get("name"), str):
+        plan.tools[call_id] = p["name"]
+        if p["name"] == POLL and isinstance(p.get("arguments"), str):
+            try:
+                args = json.loads(p["arguments"])
+            except ValueError:
+                return
+            if isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
+                plan.polls[call_id] = str(args["session_id"])
+    elif etype == "function_call_output" and isinstance(p.get("output"), str):
+        tool, out = plan.tools.get(call_id), p["output"]
+        header = out.split("\nOutput:", 1)[0]
+        running = _RUNNING.search(header)
+        if tool == EXEC and running:
+            plan.processes[running.group(1)] = call_id
+        elif tool == POLL and call_id in plan.polls:
+            command = plan.processes.get(plan.polls[call_id])
+            code = header_exit(out)
+            if command is not None and code is not None:
+                plan.exit_codes.setdefault(command, code)
+    elif etype == "exec_command_end" and isinstance(p.get("exit_code"), int) \
+            and not isinstance(p.get("exit_code"), bool):
+        plan.exit_codes[call_id] = p["exit_code"]
 
 
 class Usage:
@@ -102,6 +160,8 @@ def _note(line: int, rec: dict | None, plan: Plan, usage: Usage, mirrors: Counte
     etype = kind
     if kind in ("response_item", "event_msg"):
         etype = opt_text(p.get("type"), "payload.type")
+    if etype in ("function_call", "function_call_output", "exec_command_end"):
+        _note_exec(p, etype, plan)
     if kind == "session_meta" and not plan.session_id and isinstance(p.get("id"), str):
         plan.session_id = p["id"]
     elif kind == "event_msg" and etype == "user_message":

@@ -3,9 +3,12 @@
 
 ``user`` messages are USER; a ``gemini`` message is an ASSISTANT (when its content is not
 empty) followed, for each of its ``toolCalls[]``, by the CALL and then the RESULT it carries
-(one per ``result[].functionResponse``; ``status`` ``error`` or ``cancelled`` makes it an error;
-its time is the call's own ``timestamp``, when the call finished). ``info``/``error``/
-``warning`` messages are SYSTEM. ``thoughts`` and the reported ``tokens`` stay in the ``raw`` of
+(one per ``result[].functionResponse``; ``status`` ``error`` or ``cancelled`` makes it an error).
+The CALL and its RESULT both take the call's own ``timestamp`` (when the call finished: one
+message can carry calls of several model steps), the CALL before the RESULT by ``sub``; the
+message's ``timestamp`` stays on its text (and on a call without one). ``info``/``error``/
+``warning`` messages are SYSTEM; a message of another type is an OTHER event with note
+``unknown type: X`` (format drift). ``thoughts`` and the reported ``tokens`` stay in the ``raw`` of
 the message's first event. A copy taken mid-rewrite that is not valid JSON is one rejected
 record, not a crash.
 """
@@ -13,8 +16,8 @@ record, not a crash.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from explorer.formats.record import Record, reason_word
 from explorer.formats.swe_agent import event, json_prefix, load_document, text_of, unreadable
@@ -87,12 +90,14 @@ def _message_events(msg: dict) -> list[dict]:
     if kind in ("info", "error", "warning"):
         return [event(kind="SYSTEM", text=text)]
     if kind != "gemini":
-        return [event(kind="OTHER", text=text)]
+        return [event(kind="OTHER", text=text, note=f"unknown type: {reason_word(kind)}")]
     evs = [event(kind="ASSISTANT", text=text)] if text else []
     for n, call in enumerate(objects(msg.get("toolCalls") or None, "toolCalls")):
         call_id = scalar(call.get("id"), f"toolCalls[{n}].id") or None
+        finished = scalar(call.get("timestamp"), f"toolCalls[{n}].timestamp")
         evs.append(event(kind="CALL", call_id=call_id, tool=call.get("name"),
-                         text=json.dumps(call.get("args"), ensure_ascii=False), raw=call))
+                         text=json.dumps(call.get("args"), ensure_ascii=False), raw=call,
+                         ts=finished))
         failed = call.get("status") in _FAILED if isinstance(call.get("status"), str) else False
         for part in items(call.get("result") or None, f"toolCalls[{n}].result"):
             response = part.get("functionResponse") if isinstance(part, dict) else None
@@ -102,8 +107,7 @@ def _message_events(msg: dict) -> list[dict]:
             evs.append(event(kind="RESULT", call_id=own_id or call_id,
                              tool=response.get("name") or call.get("name"),
                              text=_output(response.get("response")), is_error=failed,
-                             ts=scalar(call.get("timestamp"), f"toolCalls[{n}].timestamp"),
-                             raw=part))
+                             ts=finished, raw=part))
     if not evs and not msg.get("toolCalls"):
         evs = [event(kind="ASSISTANT", text="")]  # thoughts only: keep them in its raw
     return evs

@@ -19,7 +19,7 @@ import zipfile
 from pathlib import Path
 from typing import Iterator
 
-from explorer.formats.record import Record
+from explorer.formats.record import Record, reason_word
 from explorer.formats.swe_agent import event, json_prefix, load_document, text_of, unreadable
 from explorer.formats.typed import WrongType, items, obj, objects, opt_obj, rejected, scalar, whole
 from explorer.formats.zip_entries import Archive, EntryError
@@ -245,7 +245,8 @@ def _message_events(msg: dict, attachments: dict, times: dict) -> list[dict]:
                              ts=ts, raw=call))
         return evs
     kind = {"system": "SYSTEM", "user": "USER"}.get(role if isinstance(role, str) else "", "OTHER")
-    return [event(kind=kind, text=text, ts=ts)]
+    note = f"unknown type: {reason_word(role)}" if kind == "OTHER" else None   # format drift
+    return [event(kind=kind, text=text, ts=ts, note=note)]
 
 
 def _resolve(text: str, attachments: dict) -> str:

@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 
 from explorer.formats.inflate import Cut, gunzip_bytes
 from explorer.formats.json_values import loads
-from explorer.formats.record import Record
+from explorer.formats.record import Record, reason_word
 from explorer.formats.typed import WrongType, items, objects, opt_obj, rejected, scalar, whole
 
 NAME = "swe-agent"
@@ -235,6 +235,7 @@ def _entry_events(entry: dict, waiting: bool) -> tuple[list[dict], bool]:
         if evs:
             evs[0]["raw"] = entry
         return evs, bare
-    return [event(kind="OTHER", text=text, raw=entry)], False
+    # a role SWE-agent is not known to write (format drift): kept, and said so
+    return [event(kind="OTHER", text=text, raw=entry, note=f"unknown type: {reason_word(role)}")], False
 
 

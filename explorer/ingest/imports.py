@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import duckdb
 
@@ -102,7 +102,9 @@ def import_file(
         raise LogFileError(path, formats.os_reason(path, exc)) from exc
     earlier = store.frame("file_by_path", path=str(path)).to_dicts()
     if earlier and earlier[0]["sha256"] == digest and earlier[0]["status"] == "complete":
-        return stored_report(earlier[0])
+        report = stored_report(earlier[0])
+        report.unknown_types = dict(store.run("file_unknown_types", file_id=earlier[0]["file_id"]))
+        return report
     try:
         # Staged into scratch tables before the file's transaction, chunk by chunk in
         # transactions of their own: what one chunk held is freed (or spilled) before the
@@ -180,6 +182,7 @@ def _load(store: Db, path: Path, reader: Reader, digest: tuple[str, int], steps:
               duplicates=report.duplicates, events=report.events,
               skipped_by_reason=json.dumps(report.skipped_by_reason, ensure_ascii=False),
               seq_assigned=assign, status="complete")
+    report.unknown_types = dict(store.run("file_unknown_types", file_id=file_id))
     return report
 
 

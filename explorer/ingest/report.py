@@ -26,6 +26,8 @@ class FileReport:
     reason in ``skipped_by_reason``. ``events`` counts the events kept and
     ``duplicate_events`` the copies dropped (AUDITS.md's ``duplicates``). ``unchanged``:
     the file was already imported with the same content; its counts are the stored ones.
+    ``unknown_types``: the record types its reader did not know (format drift), each kept as
+    an OTHER event with note ``unknown type: X`` and counted as imported: type -> records.
     """
 
     path: str
@@ -40,6 +42,7 @@ class FileReport:
     duplicate_events: int = 0
     seq_assigned: bool = False
     unchanged: bool = False
+    unknown_types: dict[str, int] = field(default_factory=dict)
 
 
 #: The accounting keys of a file, in the order reports show them.

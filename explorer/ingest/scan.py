@@ -22,7 +22,8 @@ from explorer.model import CANONICAL_COLUMNS
 from explorer.store.db import Db
 
 #: Canonical columns stored in ``event_details`` rather than ``events``.
-DETAIL_COLUMNS = ("text", "is_error", "synthetic", "branch", "archived", "raw")
+DETAIL_COLUMNS = ("text", "is_error", "synthetic", "branch", "archived", "raw",
+                  "parent_session", "parent_call", "note")
 
 
 @dataclass

@@ -65,7 +65,9 @@ class TurnTree:
     rows in the order the tree shows them, ``tree_pos`` its inverse; ``turn_of[r]``: the turn
     a row belongs to; ``turn_size``, ``turn_cost``, ``turn_marks``: per turn. Everything per
     event is an array or a frame column (a session of millions of events: no object per
-    event); ``kind``, ``tool``, ``call_id``, ``seq``, ``sub``, ``cost`` are read a row at a time.
+    event); ``kind``, ``tool``, ``call_id``, ``seq``, ``sub``, ``cost`` and ``note`` (what
+    an OTHER event is, or who wrote a USER event, FORMAT.md; None when the frame has no such
+    column) are read a row at a time.
     """
 
     kind: pl.Series
@@ -84,6 +86,7 @@ class TurnTree:
     turn_size: np.ndarray
     turn_cost: np.ndarray
     turn_marks: dict[int, dict[str, int]]   # the turns with marks only (a defaultdict)
+    note: pl.Series | None = None
 
     @classmethod
     def build(cls, frame: pl.DataFrame, marks: list[frozenset[str]]) -> TurnTree:
@@ -139,7 +142,7 @@ class TurnTree:
             call_of=RowMap(call_of), tree_order=tree_order, tree_pos=tree_pos, turn_of=turn_of,
             turn_size=np.bincount(turn_of, minlength=len(turn_no)),
             turn_cost=np.bincount(turn_of, weights=costs, minlength=len(turn_no)),
-            turn_marks=turn_marks)
+            turn_marks=turn_marks, note=frame["note"] if "note" in frame.columns else None)
 
     def finding_rows(self, marks: list[frozenset[str]]) -> list[int]:
         """The rows that carry a mark, in tree order."""

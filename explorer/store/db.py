@@ -28,7 +28,7 @@ from explorer.store import damage, durability, recognition
 from explorer.store.transaction import transaction
 
 #: Bump whenever a table, column or stored meaning changes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4   # 4: event_details parent_session, parent_call, note (FORMAT.md)
 
 _SCHEMA = (
     "create_kind_type", "create_meta", "create_files", "create_events", "create_rejected",

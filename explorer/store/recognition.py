@@ -15,7 +15,9 @@ MARKER_KEY, MARKER_VALUE = "application", "turnscope"
 _V1 = frozenset({"meta", "files", "events", "rejected", "duplicates", "conflicts"})
 #: The tables of each schema Turnscope has written (git history of queries/create_*.sql):
 #: schema 1 (623febd), schema 2 added event_details (36dd111), schema 3 added
-#: imports_in_progress (da03c0a; a schema 3 database made before it existed lacks it).
+#: imports_in_progress (da03c0a; a schema 3 database made before it existed lacks it);
+#: schema 4 has the tables of schema 3, event_details with parent_session, parent_call and
+#: note (issue 15): a database of schema 3 is recognised and rebuilt (explorer.store.db).
 SCHEMA_TABLES: tuple[frozenset[str], ...] = (
     _V1, _V1 | {"event_details"}, _V1 | {"event_details", "imports_in_progress"},
 )
