@@ -15,11 +15,12 @@ KEY = "turnscope"
 #: The canonical fields an extension object may carry (FORMAT.md names).
 FIELDS = ("kind", "ts", "call_id", "tool", "text", "chars", "cjk", "tokens", "user_id",
           "turn", "message_id", "event_id", "is_error", "synthetic", "branch", "archived",
-          "note")
+          "parent_session", "parent_call", "note")
 _TYPES = {"kind": str, "ts": int, "call_id": str, "tool": str, "text": str, "chars": int,
           "cjk": bool, "tokens": int, "user_id": str, "turn": int, "message_id": str,
           "event_id": str, "is_error": bool, "synthetic": bool, "branch": str,
-          "archived": bool, "note": str}
+          "archived": bool, "parent_session": str, "parent_call": str,
+          "note": str}
 
 
 def extension_of(event: dict, *, fields=FIELDS) -> dict:
