@@ -36,28 +36,33 @@ def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.A
     view_parser.add_argument("--budget", type=int, default=4000, help="budget in tokens (4000)")
     view_parser.add_argument("--json", action="store_true", help="one JSON object")
     for p in (sweep_parser, view_parser):
-        p.add_argument("--no-latest-turn", action="store_true",
-                       help="keep_latest_turn off (spring-events/-tokens/-summary)")
-        p.add_argument("--summary-cost", type=int, default=300, help="synthetic SUMMARY cost (300)")
-        p.add_argument("--placeholder-cost", type=int, default=8, help="M2 placeholder cost (8)")
-        p.add_argument("--evict", action="store_true", help="tool result eviction (AgentScope)")
-        p.add_argument("--evict-chars", type=int, default=80_000,
-                       help="evict RESULTs over this many characters (80000)")
-        p.add_argument("--prune", action="store_true", help="tool result pruning (AgentScope)")
-        p.add_argument("--prune-protect", type=int, default=40_000,
-                       help="tokens of the newest RESULTs never pruned (40000)")
-        p.add_argument("--prune-minimum", type=int, default=20_000,
-                       help="prune only when the candidates total this many tokens (20000)")
-        p.add_argument("--prune-chars", type=int, default=2_000,
-                       help="prune RESULTs over this many characters (2000)")
-        p.add_argument("--evict-keep", type=int, default=2_000,
-                       help="an evicted RESULT keeps its first and last N characters (2000)")
-        p.add_argument("--prune-keep", type=int, default=1_000,
-                       help="a pruned RESULT keeps its first and last N characters (1000)")
-        p.add_argument("--evict-excluded", default=",".join(EVICT_EXCLUDED),
-                       help="comma-separated tools never evicted (AgentScope's list)")
-        p.add_argument("--prune-excluded", default=",".join(PRUNE_EXCLUDED),
-                       help="comma-separated tools never pruned (AgentScope's list)")
+        add_settings_arguments(p)
+
+
+def add_settings_arguments(p: argparse.ArgumentParser) -> None:
+    """The compaction settings' flags (STRATEGIES.md), shared by sweep, view and replay."""
+    p.add_argument("--no-latest-turn", action="store_true",
+                   help="keep_latest_turn off (spring-events/-tokens/-summary)")
+    p.add_argument("--summary-cost", type=int, default=300, help="synthetic SUMMARY cost (300)")
+    p.add_argument("--placeholder-cost", type=int, default=8, help="M2 placeholder cost (8)")
+    p.add_argument("--evict", action="store_true", help="tool result eviction (AgentScope)")
+    p.add_argument("--evict-chars", type=int, default=80_000,
+                   help="evict RESULTs over this many characters (80000)")
+    p.add_argument("--prune", action="store_true", help="tool result pruning (AgentScope)")
+    p.add_argument("--prune-protect", type=int, default=40_000,
+                   help="tokens of the newest RESULTs never pruned (40000)")
+    p.add_argument("--prune-minimum", type=int, default=20_000,
+                   help="prune only when the candidates total this many tokens (20000)")
+    p.add_argument("--prune-chars", type=int, default=2_000,
+                   help="prune RESULTs over this many characters (2000)")
+    p.add_argument("--evict-keep", type=int, default=2_000,
+                   help="an evicted RESULT keeps its first and last N characters (2000)")
+    p.add_argument("--prune-keep", type=int, default=1_000,
+                   help="a pruned RESULT keeps its first and last N characters (1000)")
+    p.add_argument("--evict-excluded", default=",".join(EVICT_EXCLUDED),
+                   help="comma-separated tools never evicted (AgentScope's list)")
+    p.add_argument("--prune-excluded", default=",".join(PRUNE_EXCLUDED),
+                   help="comma-separated tools never pruned (AgentScope's list)")
 
 
 def strategy_help() -> str:

@@ -13,7 +13,7 @@ from explorer.cli import messages
 from explorer.formats import limits
 from explorer.model import TOKENIZERS, Order
 
-SUBCOMMANDS = ("audit", "generate", "screenshot", "sweep", "view")
+SUBCOMMANDS = ("audit", "generate", "lab", "replay", "screenshot", "sweep", "view")
 _DISPLAY_HELP = (
     "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
     "  Run it under a virtual display:  xvfb-run -a {program} [PATH...]\n"
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "Without a subcommand, opens the desktop window (on the demo data when "
                     "no PATH is given).")
     _version_arg(parser)
-    sub = parser.add_subparsers(dest="command", metavar="{audit,sweep,view,generate}")
+    sub = parser.add_subparsers(dest="command", metavar="{audit,sweep,view,replay,lab,generate}")
     audit = sub.add_parser("audit", help="print the structural audits of AUDITS.md")
     audit.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
     _order_arg(audit)
@@ -88,7 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     _verbose_arg(audit)
     sweep = sub.add_parser("sweep", help="compare compaction strategies over the corpus (STRATEGIES.md)")
     view = sub.add_parser("view", help="the active view of one session under a strategy")
-    for p in (sweep, view):
+    replay = sub.add_parser("replay", help="one session call by call under a trigger and a "
+                            "strategy (REPLAY.md)")
+    for p in (sweep, view, replay):
         p.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
         _order_arg(p)
         p.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
@@ -97,6 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
         _verbose_arg(p)
     from explorer.cli.compaction import add_arguments
     add_arguments(sweep, view)
+    from explorer.cli import replay as replay_command
+    from explorer.cli.compaction import add_settings_arguments
+    replay_command.add_arguments(replay)
+    add_settings_arguments(replay)
     _screenshot_args(sub.add_parser(
         "screenshot", help="render the window offscreen to a PNG (demo data without paths)"))
     gen = sub.add_parser("generate", help="write a synthetic corpus (JSONL, .jsonl.gz, Parquet or CSV)")
@@ -178,7 +184,7 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         args.paths = _restore_demo(getattr(args, "paths", []))
         log_setup.configure(verbose=args.verbose)
         _configure_limits(args)
-        if args.command in ("audit", "sweep", "view"):
+        if args.command in ("audit", "sweep", "view", "replay"):
             return _run_on_database(args)
         if args.command == "generate":
             return _run_generate(args)
@@ -206,6 +212,9 @@ def _run_on_database(args: argparse.Namespace) -> int:
             from explorer.cli.audit import run_audit
             return run_audit(args)
         from explorer.cli import compaction as compaction_command
+        if args.command == "replay":
+            from explorer.cli.replay import run_replay
+            return run_replay(args)
         return (compaction_command.run_sweep if args.command == "sweep"
                 else compaction_command.run_view)(args)
     except duckdb.Error as exc:
