@@ -19,7 +19,7 @@ from explorer.compaction.strategies import Strategy
 from explorer.jobs import check
 from explorer.model import KINDS
 from explorer.replay.calls import call_positions
-from explorer.replay.memory import Memory, Names, as_log, compact, events, reading
+from explorer.replay.memory import Memory, Names, compact, events, reading
 from explorer.replay.triggers import Trigger
 
 #: The per-call keys of ``replay --json`` (REPLAY.md, "Figures").
@@ -139,7 +139,7 @@ def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
                 tail = tail[~log.archived[tail]]
         dropped = int(np.count_nonzero(~np.isin(grown.src[grown.src >= 0], mem.src)))
         call = Call(j, i, base, tail, recorded=recorded_here)
-        call.figures = _call_figures(log, names, mem, j, i, compacted, dropped, budget)
+        call.figures = _call_figures(log, mem, j, i, compacted, dropped, budget)
         calls.append(call)
         prev = i
     return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
@@ -157,12 +157,9 @@ def _recorded(log: SessionLog, mem: Memory, new: np.ndarray) -> Memory:
     return kept.take(kept.kind == SYSTEM).join(events(log, new[last:]))
 
 
-def _call_figures(log: SessionLog, names: Names, m: Memory, j: int, i: int, compacted: bool,
+def _call_figures(log: SessionLog, m: Memory, j: int, i: int, compacted: bool,
                   dropped: int, budget: int | None) -> dict:
-    sub = as_log(log, names, m)
-    has_id = sub.call >= 0
-    orphan_results = int(np.count_nonzero((sub.kind == RESULT) & has_id & (sub.prev_call < 0)))
-    orphan_calls = int(np.count_nonzero((sub.kind == CALL) & has_id & (sub.next_result < 0)))
+    orphan_results, orphan_calls = orphans(m)
     content = np.isin(m.kind, CONTENT_KINDS) & (m.src >= 0)
     cost = int(m.cost.sum())
     return {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
@@ -170,6 +167,26 @@ def _call_figures(log: SessionLog, names: Names, m: Memory, j: int, i: int, comp
             "orphan_results": orphan_results, "orphan_calls": orphan_calls,
             "empty": not bool(content.any()),
             "over": (cost > budget) if budget is not None else None}
+
+
+def orphans(m: Memory) -> tuple[int, int]:
+    """The orphan RESULTs (no CALL of the id earlier in the request) and orphan CALLs (no
+    RESULT of the id later; a placeholder is a RESULT) of a request; items without a call
+    id take no part."""
+    calls_seen, results_seen = set(), set()
+    orphan_results = orphan_calls = 0
+    pairs = [(k, c) for k, c in zip(m.kind.tolist(), m.call.tolist()) if c >= 0]
+    for k, c in pairs:
+        if k == CALL:
+            calls_seen.add(c)
+        elif k == RESULT and c not in calls_seen:
+            orphan_results += 1
+    for k, c in reversed(pairs):
+        if k == RESULT:
+            results_seen.add(c)
+        elif k == CALL and c not in results_seen:
+            orphan_calls += 1
+    return orphan_results, orphan_calls
 
 
 def session_figures(calls: list[Call]) -> dict:
