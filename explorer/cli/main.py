@@ -103,6 +103,16 @@ def build_parser() -> argparse.ArgumentParser:
     from explorer.cli.compaction import add_settings_arguments
     replay_command.add_arguments(replay)
     add_settings_arguments(replay)
+    from explorer.cli import lab as lab_command
+
+    def _inputs(p):
+        _order_arg(p)
+        _ratio_args(p)
+        _limit_args(p)
+        _verbose_arg(p)
+    lab = sub.add_parser("lab", help="the lab's experiments (LAB.md): trigger-gap, frames, "
+                         "estimates")
+    lab_command.add_arguments(lab, _inputs, _verbose_arg)
     _screenshot_args(sub.add_parser(
         "screenshot", help="render the window offscreen to a PNG (demo data without paths)"))
     gen = sub.add_parser("generate", help="write a synthetic corpus (JSONL, .jsonl.gz, Parquet or CSV)")
@@ -120,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         gen.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
     gen.add_argument("--text", action="store_true", help="write real-looking text instead of chars+cjk")
+    gen.add_argument("--framed", action="store_true",
+                     help="write frames (length, CRC-32, JSON record: the .tsframes format of "
+                          "LAB.md) whatever the extension")
     _verbose_arg(gen)
     return parser
 
@@ -188,6 +201,11 @@ def _dispatch(argv: Sequence[str] | None) -> int:
             return _run_on_database(args)
         if args.command == "generate":
             return _run_generate(args)
+        if args.command == "lab":
+            if args.experiment == "estimates":
+                return _run_on_database(args)
+            from explorer.cli.lab import run_lab
+            return run_lab(args)
         if args.command == "screenshot":
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
             try:
@@ -215,6 +233,9 @@ def _run_on_database(args: argparse.Namespace) -> int:
         if args.command == "replay":
             from explorer.cli.replay import run_replay
             return run_replay(args)
+        if args.command == "lab":
+            from explorer.cli.lab import run_lab
+            return run_lab(args)
         return (compaction_command.run_sweep if args.command == "sweep"
                 else compaction_command.run_view)(args)
     except duckdb.Error as exc:
@@ -245,7 +266,7 @@ def _run_generate(args: argparse.Namespace) -> int:
             args.out, sessions=args.sessions, turns=args.turns, max_calls=args.max_calls,
             p_result=args.p_result, p_lost_call=args.p_lost_call, p_retry=args.p_retry,
             ts_align=args.ts_align, groups=args.groups, id_space=args.id_space,
-            text=args.text, seed=args.seed)
+            text=args.text, seed=args.seed, framed=args.framed)
     except (ValueError, OSError) as exc:
         messages.error("generate", exc)
         return 2
