@@ -53,7 +53,7 @@ def run_lab(args: argparse.Namespace) -> int:
                 raise ValueError("a case is maxTurns:W:G")
             rows, keys = trigger_gap.run(cases, args.slots, args.seed), trigger_gap.KEYS
         elif args.experiment == "frames":
-            rows, keys = frames.run(_records(args.records, args.seed),
+            rows, keys = frames.run(lab_records(args.records, args.seed),
                                     [int(k) for k in args.ks.split(",") if k]), frames.KEYS
         else:
             return _estimates(args)
@@ -66,7 +66,7 @@ def run_lab(args: argparse.Namespace) -> int:
     return 0
 
 
-def _records(n: int, seed: int) -> list[bytes]:
+def lab_records(n: int, seed: int) -> list[bytes]:
     """``n`` generated events of FORMAT.md as their JSON objects."""
     from explorer.cli.generate import generate_table, json_records
     if n < 2:
