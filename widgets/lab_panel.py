@@ -113,6 +113,10 @@ class LabPanel(QWidget):
         self.experiment = QComboBox(self)
         for name, text in EXPERIMENTS:
             self.experiment.addItem(text, name)
+        # its long texts must not widen the window (a small screen's 800 pixels)
+        self.experiment.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.experiment.setMinimumContentsLength(16)
         self.forms = QStackedWidget(self)
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 1_000_000)

@@ -98,6 +98,7 @@ class ReplayStrip(QWidget):
         self.plot.addItem(self.cursor)
         legend = QLabel("▲ simulated compaction   ◆ recorded compaction   × invalid request   "
                         "- - trigger threshold", self)
+        legend.setWordWrap(True)
         self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
 
         top = QHBoxLayout()
