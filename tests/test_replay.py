@@ -152,6 +152,9 @@ def test_always_with_m0_and_m1_is_the_preview_of_each_history(store, path):
         for budget in (1600, 8000):
             m0 = replay(rlog, "always", "M0", budget)
             m1 = replay(rlog, "always", "M1", budget)
+            for fast, general in ((m0, replay(rlog, "always", "M0", budget, fast=False)),
+                                  (m1, replay(rlog, "always", "M1", budget, fast=False))):
+                assert [c.figures for c in fast.calls] == [c.figures for c in general.calls]
             assert m0.calls, session
             for a, b in zip(m0.calls, m1.calls):
                 assert m0.request(a.index).src.tolist() == \

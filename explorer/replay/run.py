@@ -20,7 +20,7 @@ from explorer.jobs import check
 from explorer.model import KINDS
 from explorer.replay.calls import call_positions
 from explorer.replay.memory import Memory, Names, compact, events, reading
-from explorer.replay.triggers import Trigger
+from explorer.replay.triggers import Reading, Trigger
 
 #: The per-call keys of ``replay --json`` (REPLAY.md, "Figures").
 CALL_KEYS = ("index", "event", "cost", "compacted", "dropped", "orphan_results",
@@ -99,10 +99,12 @@ class Replay:
 
 def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
            budget: int | None = None, settings: CompactionSettings | None = None,
-           should_stop=None) -> Replay:
+           should_stop=None, fast: bool = True) -> Replay:
     """Replay the session: before each model call, append the events since the previous
     one, evaluate the trigger, compact when it fires; ``recorded`` uses the log's own
-    compactions (each SUMMARY event) and ignores the trigger."""
+    compactions (each SUMMARY event) and ignores the trigger. M0 and M1 (``fast``) keep
+    their memory as one stretch of the log (:func:`_replay_stretch`); every strategy can be
+    replayed the general way, applying it to the memory read as a log (``fast=False``)."""
     settings = settings or CompactionSettings()
     trigger = Trigger.parse(trigger) if isinstance(trigger, str) else trigger
     strategy = Strategy.parse(strategy) if isinstance(strategy, str) else strategy
@@ -111,6 +113,8 @@ def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
     if budget is not None and budget < 1:
         raise ValueError("the budget is a positive number of tokens")
     log = rlog.log
+    if fast and strategy.family in ("M0", "M1"):
+        return _replay_stretch(rlog, trigger, strategy, budget, should_stop)
     names = Names(log)
     is_recorded = strategy.family == "recorded"
     mem, base, tail_from = Memory.empty(), Memory.empty(), 0
@@ -142,6 +146,56 @@ def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
         call.figures = _call_figures(log, mem, j, i, compacted, dropped, budget)
         calls.append(call)
         prev = i
+    return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
+
+
+def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int,
+                    should_stop=None) -> Replay:
+    """:func:`replay` of M0 or M1, whose memory is always the stretch ``[m, i)`` of the log
+    (both views are suffixes and write nothing): the cut by prefix sums, the orphans of a
+    stretch by the log's own pairing (an orphan RESULT's nearest earlier CALL of its id is
+    before m, an orphan CALL's nearest later RESULT is at i or later)."""
+    log = rlog.log
+    total = np.r_[0, np.cumsum(log.cost)]
+    opens = np.r_[0, np.cumsum(rlog.opens_turn)]
+    has_id = log.call >= 0
+    is_result = (log.kind == RESULT) & has_id
+    is_call = (log.kind == CALL) & has_id
+    needs_reading = any(name == "messages" for name, _, _ in trigger.parts)
+    calls, m, prev, base, tail_from = [], 0, 0, Memory.empty(), 0
+    for j, i in enumerate(call_positions(log.kind, log.message).tolist()):
+        if j % 256 == 0:
+            check(should_stop, "replay")
+        cost = int(total[i] - total[m])
+        if needs_reading:
+            r = reading(log, rlog.opens_turn, events(log, np.arange(m, i)))
+        else:
+            r = Reading(cost, int(opens[i] - opens[m]), 0)
+        k = m
+        if trigger.fires(r):
+            k = max(m, int(np.searchsorted(total, total[i] - budget, side="left")))
+            if strategy.family == "M1":
+                k = i if k >= i else max(m, int(log.turn_start[k]))
+        compacted = k != m
+        if compacted or j == 0:
+            base, tail_from = events(log, np.arange(k, i)), i
+            tail = np.zeros(0, dtype=np.int64)
+        else:
+            tail = np.arange(tail_from, i)
+        stretch = slice(k, i)
+        orphan_results = int(np.count_nonzero(is_result[stretch] & (log.prev_call[stretch] < k)))
+        nr = log.next_result[stretch]
+        orphan_calls = int(np.count_nonzero(is_call[stretch] & ((nr < 0) | (nr >= i))))
+        kinds = log.kind[stretch]
+        cost = int(total[i] - total[k])
+        call = Call(j, i, base, tail, recorded=bool(np.any(log.kind[prev:i] == SUMMARY)))
+        call.figures = {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
+                        "cost": cost, "compacted": compacted, "dropped": k - m,
+                        "orphan_results": orphan_results, "orphan_calls": orphan_calls,
+                        "empty": not bool(np.isin(kinds, CONTENT_KINDS).any()),
+                        "over": cost > budget}
+        calls.append(call)
+        m, prev = k, i
     return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
 
 

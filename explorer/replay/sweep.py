@@ -92,11 +92,12 @@ def _replay_logs(db, corpus, order, cost_settings, settings) -> list[ReplayLog]:
 
 
 def replay_sessions(logs: list[ReplayLog], trigger: Trigger, strategy: Strategy, budget: int,
-                    settings: CompactionSettings, should_stop=None) -> dict:
-    """The corpus figures summed over one replay per session."""
+                    settings: CompactionSettings, should_stop=None, fast: bool = True) -> dict:
+    """The corpus figures summed over one replay per session (``fast``: see
+    :func:`~explorer.replay.run.replay`)."""
     out = dict.fromkeys(FIGURES, 0)
     for rlog in logs:
-        f = replay(rlog, trigger, strategy, budget, settings, should_stop).figures
+        f = replay(rlog, trigger, strategy, budget, settings, should_stop, fast).figures
         for key in ("calls", "compactions", "invalid_calls"):
             out[key] += f[key]
         out["peak_cost"] = max(out["peak_cost"], f["peak_cost"])
