@@ -54,3 +54,8 @@ def test_the_scrubber_shows_each_calls_request_in_the_tree(qtbot):
     assert strip.slider.value() == rp.figures["first_invalid_call"] == 174
     strip.in_tree.setChecked(False)
     assert ws.session_panel.model._overlay is ws.preview.current_overlay()
+    # the preview's budget moves the replay once it rests; the chosen call stays chosen
+    strip.choose(100)
+    ws.preview.set_budget(4000)
+    qtbot.waitUntil(lambda: strip.replay.budget == 4000 and not strip.job.busy(), timeout=WAIT)
+    assert strip.slider.value() == 100

@@ -14,7 +14,7 @@ from functools import partial
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -63,6 +63,11 @@ class ReplayStrip(QWidget):
         self.data: SessionData | None = None
         self.replay: Replay | None = None
         self.strategy, self.budget = "M1", 4000
+        # a budget dragged over many values replays once it rests, not at every step
+        self.rest = QTimer(self)
+        self.rest.setSingleShot(True)
+        self.rest.setInterval(300)
+        self.rest.timeout.connect(self.run)
         self.trigger_edit = QLineEdit("turns:20", self)
         self.trigger_edit.setToolTip("The trigger checked before each model call: always, "
                                      "turns:N, tokens:T, messages:N, fraction:F:W, or A|B")
@@ -124,10 +129,12 @@ class ReplayStrip(QWidget):
         if overlay is None or (overlay.strategy, overlay.budget) == (self.strategy, self.budget):
             return
         self.strategy, self.budget = overlay.strategy, overlay.budget
-        self.run()
+        self.job.drop()
+        self.rest.start()
 
     def run(self) -> Worker | None:
         """Replay the session in the background (the newest request wins)."""
+        self.rest.stop()
         if self.data is None:
             self.job.drop()
             self._show(None)
@@ -165,11 +172,15 @@ class ReplayStrip(QWidget):
             self.label.setText(f"Replay failed: {reason(exc)}")
 
     def _show(self, rp: Replay | None) -> None:
+        same = (rp is not None and self.replay is not None
+                and self.replay.rlog.log.session_id == rp.rlog.log.session_id)
+        chosen = self.slider.value()
         self.replay = rp
         calls = len(rp.calls) if rp is not None else 0
         self.slider.blockSignals(True)
         self.slider.setRange(0, max(calls - 1, 0))
-        self.slider.setValue(calls - 1 if calls else 0)
+        # the call chosen stays chosen when the same session is replayed again
+        self.slider.setValue(min(chosen, calls - 1) if same else max(calls - 1, 0))
         self.slider.blockSignals(False)
         self.slider.setEnabled(calls > 0)
         if rp is None or not calls:
