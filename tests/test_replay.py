@@ -65,6 +65,10 @@ def test_turns_trigger_compacts_when_more_than_n_turns_are_held(make):
     assert requests(rp) == [[0], [0, 1, 2], [2, 3, 4], [4, 5, 6]]
     assert column(rp, "compacted") == [False, False, True, True]
     assert column(rp, "dropped") == [0, 0, 2, 2]
+    assert [c.turns for c in rp.calls] == [1, 2, 2, 2]
+    general = replay(rp.rlog, "turns:2", "M1", budget=20, fast=False)
+    assert [c.figures for c in general.calls] == [c.figures for c in rp.calls]
+    assert [c.turns for c in general.calls] == [1, 2, 2, 2]
     assert rp.figures == {"calls": 4, "compactions": 2, "peak_cost": 30,
                           "first_invalid_call": None, "invalid_calls": 0}
 
@@ -107,6 +111,7 @@ def test_a_spring_summary_survives_later_calls_and_the_next_summary_replaces_it(
     assert column(rp, "cost") == [10, 30, 310, 330, 310]
     assert column(rp, "compacted") == [False, False, True, False, True]
     assert column(rp, "dropped") == [0, 0, 4, 0, 4]
+    assert [c.turns for c in rp.calls] == [1, 2, 1, 2, 1]     # synthetic USER not counted
 
 
 def test_agentscope_treats_an_earlier_summary_as_an_ordinary_message(make):

@@ -59,3 +59,13 @@ def test_the_scrubber_shows_each_calls_request_in_the_tree(qtbot):
     ws.preview.set_budget(4000)
     qtbot.waitUntil(lambda: strip.replay.budget == 4000 and not strip.job.busy(), timeout=WAIT)
     assert strip.slider.value() == 100
+    assert not strip.turn_line.isVisible()
+    # a turn trigger draws the turns each request holds and N on the right axis
+    strip.trigger_edit.setText("turns:3")
+    strip.run()
+    qtbot.waitUntil(lambda: strip.replay.trigger.text == "turns:3" and not strip.job.busy(),
+                    timeout=WAIT)
+    assert strip.turn_line.isVisible() and strip.turn_line.value() == 3
+    assert not strip.threshold.isVisible()
+    held = strip.turn_curve.getData()[1]
+    assert held.tolist() == [c.turns for c in strip.replay.calls] and max(held) <= 4

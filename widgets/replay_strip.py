@@ -36,6 +36,8 @@ from widgets.workers import JobPool, Worker, reason
 COST_PEN = pg.mkPen("#1f77b4", width=2)
 CALL_PEN = pg.mkPen("#2ca02c", width=1)
 THRESHOLD_PEN = pg.mkPen("#d62728", width=1, style=Qt.PenStyle.DashLine)
+TURNS_PEN = pg.mkPen("#8c564b", width=1)
+TURN_LINE_PEN = pg.mkPen("#8c564b", width=1, style=Qt.PenStyle.DashLine)
 
 
 def replay_task(data: SessionData, trigger: str, strategy: str, budget: int, progress,
@@ -101,8 +103,21 @@ class ReplayStrip(QWidget):
         self.cursor = pg.InfiniteLine(angle=90, pen=CALL_PEN, movable=False)
         self.plot.addItem(self.threshold)
         self.plot.addItem(self.cursor)
-        legend = QLabel("▲ simulated compaction   ◆ recorded compaction   × invalid request   "
-                        "- - trigger threshold", self)
+        # a turn trigger counts turns, not tokens: the turns each request holds and N on a
+        # right-hand axis of their own
+        item = self.plot.getPlotItem()
+        self.turn_view = pg.ViewBox()
+        item.scene().addItem(self.turn_view)
+        item.getAxis("right").linkToView(self.turn_view)
+        item.getAxis("right").setLabel("turns held")
+        self.turn_view.setXLink(item)
+        self.turn_curve = pg.PlotCurveItem(pen=TURNS_PEN)
+        self.turn_line = pg.InfiniteLine(angle=0, pen=TURN_LINE_PEN, movable=False)
+        self.turn_view.addItem(self.turn_curve)
+        self.turn_view.addItem(self.turn_line)
+        item.vb.sigResized.connect(self._on_plot_resized)
+        legend = QLabel("▲ simulated  ◆ recorded compaction  × invalid request  - - threshold "
+                        "(turns: right axis)", self)
         legend.setWordWrap(True)
         self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
 
@@ -188,6 +203,7 @@ class ReplayStrip(QWidget):
             for item in (self.simulated, self.recorded, self.invalid):
                 item.setData([], [])
             self.threshold.hide()
+            self._show_turns(None, None)
             self.first_invalid.setEnabled(False)
             self.label.setText("No model call in this session" if rp is not None else "No session")
             return
@@ -202,11 +218,28 @@ class ReplayStrip(QWidget):
             self.threshold.show()
         else:
             self.threshold.hide()
+        self._show_turns(s.turns, s.turn_threshold)
         first = rp.figures["first_invalid_call"]
         self.first_invalid.setEnabled(first is not None)
         self.first_invalid.setText("First invalid call" + (f" (#{first})" if first is not None
                                                            else ": none"))
         self._on_slider_value_changed(self.slider.value())
+
+    def _show_turns(self, turns, threshold) -> None:
+        """The turns curve and N on the right axis, for a turn trigger only."""
+        shown = threshold is not None and turns is not None
+        self.plot.getPlotItem().showAxis("right", shown)
+        self.turn_curve.setVisible(shown)
+        self.turn_line.setVisible(shown)
+        if shown:
+            self.turn_curve.setData(np.arange(len(turns)), turns)
+            self.turn_line.setValue(threshold)
+            self.turn_view.setYRange(0, max(int(turns.max(initial=0)), threshold) * 1.1 + 1)
+        self._on_plot_resized()
+
+    @Slot()
+    def _on_plot_resized(self) -> None:
+        self.turn_view.setGeometry(self.plot.getPlotItem().vb.sceneBoundingRect())
 
     @Slot(int)
     def _on_slider_value_changed(self, j: int) -> None:
@@ -221,6 +254,7 @@ class ReplayStrip(QWidget):
             f"Call {j} of {len(rp.calls)} (before event {event['seq']}"
             f"{'.' + str(event['sub']) if event['sub'] else ''}): {f['cost']:,} tokens, "
             f"{'compacted, ' + str(f['dropped']) + ' dropped, ' if f['compacted'] else ''}"
+            f"{rp.calls[j].turns} turns, "
             f"{f['orphan_results']} orphan results, {f['orphan_calls']} orphan calls"
             f"{', recorded compaction' if rp.calls[j].recorded else ''}.  Session: "
             f"{figures['compactions']} compactions, peak {figures['peak_cost']:,}, "

@@ -61,6 +61,7 @@ class Call:
     tail: np.ndarray           # the events appended since, in order
     figures: dict = field(default_factory=dict)
     recorded: bool = False     # a SUMMARY of the log arrived since the previous call
+    turns: int = 0             # turn-opening USER events the request holds (a turn trigger's count)
 
 
 @dataclass
@@ -142,7 +143,8 @@ def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
             if is_recorded:
                 tail = tail[~log.archived[tail]]
         dropped = int(np.count_nonzero(~np.isin(grown.src[grown.src >= 0], mem.src)))
-        call = Call(j, i, base, tail, recorded=recorded_here)
+        call = Call(j, i, base, tail, recorded=recorded_here,
+                    turns=int(np.count_nonzero(rlog.opens_turn[mem.src[mem.src >= 0]])))
         call.figures = _call_figures(log, mem, j, i, compacted, dropped, budget)
         calls.append(call)
         prev = i
@@ -188,7 +190,8 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
         orphan_calls = int(np.count_nonzero(is_call[stretch] & ((nr < 0) | (nr >= i))))
         kinds = log.kind[stretch]
         cost = int(total[i] - total[k])
-        call = Call(j, i, base, tail, recorded=bool(np.any(log.kind[prev:i] == SUMMARY)))
+        call = Call(j, i, base, tail, recorded=bool(np.any(log.kind[prev:i] == SUMMARY)),
+                    turns=int(opens[i] - opens[k]))
         call.figures = {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
                         "cost": cost, "compacted": compacted, "dropped": k - m,
                         "orphan_results": orphan_results, "orphan_calls": orphan_calls,

@@ -66,6 +66,8 @@ class Sawtooth:
     recorded: np.ndarray
     invalid: np.ndarray
     threshold: float | None
+    turns: np.ndarray                 # turns each request holds (a turn trigger's count)
+    turn_threshold: float | None      # the turn trigger's N (it fires above it)
 
 
 def sawtooth(rp: Replay) -> Sawtooth:
@@ -76,6 +78,11 @@ def sawtooth(rp: Replay) -> Sawtooth:
     invalid = np.array([c.index for c in calls
                         if c.figures["orphan_results"] or c.figures["orphan_calls"]],
                        dtype=np.int64)
-    line = None if rp.strategy.family == "recorded" else rp.trigger.threshold()
+    simulated = rp.strategy.family != "recorded"
+    costs = [v * w if name == "fraction" else v for name, v, w in rp.trigger.parts
+             if name in ("tokens", "fraction")]
+    turns = [v for name, v, _ in rp.trigger.parts if name == "turns"]
     return Sawtooth(cost, compacted, recorded, invalid,
-                    line[1] if line is not None and line[0] == "cost" else None)
+                    min(costs) if costs and simulated else None,
+                    np.array([c.turns for c in calls], dtype=np.int64),
+                    min(turns) if turns and simulated else None)
