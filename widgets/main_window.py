@@ -26,6 +26,7 @@ from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
 from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
+from widgets.lab_panel import LabPanel
 from widgets.limits_dialog import LimitsDialog
 from widgets.rejected_dialog import RejectedDialog
 from widgets.request_panel import RequestPanel
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self.workspace = self._add_panel("main", Workspace(store, self.jobs, order, self))
         self.sweep = self._add_panel("main", SweepPanel(store, self.jobs, self))
         self.request = self._add_panel("main", RequestPanel(store, self.jobs, self))
+        self.lab = self._add_panel("main", LabPanel(store, self.jobs, self))
         # Kept for the tests and the screenshot, which look at these parts directly.
         self.model, self.table, self.totals = self.sessions.model, self.sessions.view, self.sessions.totals
         self.session_panel, self.preview = self.workspace.session_panel, self.workspace.preview

@@ -15,6 +15,7 @@ from explorer.text_escape import elided, visible
 from widgets.cost_plot import SessionCostPlot
 from widgets.plain_text import tooltip
 from widgets.preview_panel import PreviewPanel
+from widgets.replay_strip import ReplayStrip
 from widgets.session_loader import SessionLoader
 from widgets.session_panel import SessionPanel
 from widgets.window_state import WindowState
@@ -57,9 +58,12 @@ class Workspace(QWidget):
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(self.preview)
         right.addWidget(self.cost_plot)
+        self.replay = ReplayStrip(jobs, self)   # the call scrubber and the sawtooth
+        right.addWidget(self.replay)
         right.setStretchFactor(0, 3)
         right.setStretchFactor(1, 2)
-        right.setSizes([600, 360])
+        right.setStretchFactor(2, 2)
+        right.setSizes([600, 360, 360])
         right.setChildrenCollapsible(False)
         # Room for a few rows of the comparison and a readable plot; below it the pane scrolls.
         row = self.preview.table.verticalHeader().defaultSectionSize()
@@ -91,6 +95,8 @@ class Workspace(QWidget):
         self.preview.order_changed.connect(self._on_preview_order_changed)
         self.preview.settings_changed.connect(self.settings_changed)
         self.cost_plot.set_budget(self.preview.budget())
+        self.preview.overlay_changed.connect(self.replay.set_strategy)
+        self.replay.overlay_chosen.connect(self._on_replay_overlay_chosen)
 
     # -- public ---------------------------------------------------------------------------
     def show_session(self, session_id: str, event: dict | None = None) -> None:
@@ -149,6 +155,7 @@ class Workspace(QWidget):
         self.session_panel.clear()
         self.preview.set_session(None)
         self.cost_plot.set_session(None)
+        self.replay.set_session(None)
 
     # -- slots ----------------------------------------------------------------------------
     def _request(self) -> tuple:
@@ -167,10 +174,17 @@ class Workspace(QWidget):
         self.session_panel.set_data(data)
         self.cost_plot.set_session(data)
         self.preview.set_session(data)  # emits the overlay, which the tree takes
+        self.replay.set_session(data)
         if self._pending_event is not None:
             event, self._pending_event = self._pending_event, None
             self._select(event)
         self.session_shown.emit(data.session_id)
+
+    @Slot(object)
+    def _on_replay_overlay_chosen(self, overlay) -> None:
+        """A call's request in the tree; None: back to the preview's view."""
+        self.session_panel.set_overlay(overlay if overlay is not None
+                                       else self.preview.current_overlay())
 
     @Slot(object)
     def _on_loader_failed(self, exc: Exception) -> None:

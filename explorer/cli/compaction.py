@@ -33,6 +33,10 @@ def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.A
     sweep_parser.add_argument("--provider", default=None, metavar="P,P|all",
                               help="add rejected_<provider>: the windows each provider "
                                    "rejects (PROVIDERS.md)")
+    sweep_parser.add_argument("--trigger", default=None, metavar="T[,T...]",
+                              help="replay every session under each trigger (REPLAY.md: always, "
+                                   "turns:N, tokens:T, messages:N, fraction:F:W, A|B) and give "
+                                   "the replay's corpus figures")
     out = sweep_parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="an array of objects")
     out.add_argument("--csv", action="store_true", help="CSV with a header row")
@@ -45,7 +49,8 @@ def add_arguments(sweep_parser: argparse.ArgumentParser, view_parser: argparse.A
 
 
 def add_settings_arguments(p: argparse.ArgumentParser) -> None:
-    """The compaction settings' flags (sweep, view, validate)."""
+    """The compaction settings' flags (STRATEGIES.md), shared by sweep, view, validate and
+    replay."""
     p.add_argument("--no-latest-turn", action="store_true",
                    help="keep_latest_turn off (spring-events/-tokens/-summary)")
     p.add_argument("--summary-cost", type=int, default=300, help="synthetic SUMMARY cost (300)")
@@ -122,6 +127,11 @@ def run_sweep(args: argparse.Namespace) -> int:
     store, status = _open(args, "sweep")
     if store is None:
         return status
+    if args.trigger:
+        if providers:
+            return _error("sweep", "--provider with --trigger: the replay's figures per "
+                                   "provider are not computed yet")
+        return _run_triggered(args, store, status, strategies, budgets, costs)
     more = rejected_figures(providers) if providers else None
     columns = (*FIGURES, *figure_names(providers))
     try:
@@ -138,6 +148,31 @@ def run_sweep(args: argparse.Namespace) -> int:
                           for r in rows])
     else:
         _print_table(rows, budgets, columns)
+    return status
+
+
+def _run_triggered(args, store, status, strategies, budgets, costs) -> int:
+    """``sweep --trigger``: one row per (trigger, strategy, budget) of REPLAY.md's figures."""
+    from explorer.replay.sweep import FIGURES as REPLAYED
+    from explorer.replay.sweep import sweep_triggered
+    triggers = [t for t in args.trigger.split(",") if t.strip()]
+    try:
+        rows = sweep_triggered(store, triggers, strategies, budgets, Order(args.order), costs,
+                               _settings(args))
+    except ValueError as exc:
+        return _error("sweep", str(exc))
+    keys = ("trigger", "strategy", "budget", *REPLAYED)
+    if args.json:
+        print(json.dumps(rows))
+    elif args.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(keys)
+        writer.writerows([[r[k] for k in keys] for r in rows])
+    else:
+        widths = [max(len(k), *(len(str(r[k])) for r in rows)) for k in keys]
+        print(" ".join(f"{k:>{w}}" for k, w in zip(keys, widths)))
+        for r in rows:
+            print(" ".join(f"{r[k]!s:>{w}}" for k, w in zip(keys, widths)))
     return status
 
 

@@ -395,6 +395,23 @@ def _write_jsonl_gz(table: pa.Table, path: Path) -> None:
         _write_jsonl_to(table, stream)
 
 
+def _write_frames(table: pa.Table, path: Path) -> None:
+    """Each row's JSON object (no newline) in one frame (explorer.formats.frames)."""
+    from explorer.formats.frames import encode_all
+    with open(path, "wb") as stream:
+        for batch in table.to_batches(max_chunksize=_JSON_BATCH_ROWS):
+            lines = bytes(_string_bytes(_json_lines(batch))).split(b"\n")[:-1]
+            stream.write(encode_all(lines))
+
+
+def json_records(table: pa.Table) -> list[bytes]:
+    """Each row as its compact JSON object (what a JSON Lines line holds, no newline)."""
+    out: list[bytes] = []
+    for batch in table.to_batches(max_chunksize=_JSON_BATCH_ROWS):
+        out += bytes(_string_bytes(_json_lines(batch))).split(b"\n")[:-1]
+    return out
+
+
 def _write_csv(table: pa.Table, path: Path) -> None:
     pa_csv.write_csv(table, path)
 
@@ -410,6 +427,7 @@ _WRITERS = {
     ".jsonl.gz": _write_jsonl_gz,
     ".ndjson.gz": _write_jsonl_gz,
     ".csv": _write_csv,
+    ".tsframes": _write_frames,
 }
 
 
@@ -431,14 +449,14 @@ def write_table(table: pa.Table, out: str | Path) -> None:
     _writer_for(path)(table, path)
 
 
-def generate(out: str | Path, **options) -> int:
+def generate(out: str | Path, framed: bool = False, **options) -> int:
     """Write the corpus of `generate_table(**options)` to `out`; return the number of rows.
 
     The format follows the extension: .parquet, .jsonl/.ndjson (optionally .gz), .csv.
     The command line is `turnscope generate` (explorer/cli.py).
     """
     path = Path(out)
-    write = _writer_for(path)  # a bad extension fails before any work
+    write = _write_frames if framed else _writer_for(path)  # a bad extension fails first
     table = generate_table(**options)
     write(table, path)
     return table.num_rows

@@ -13,7 +13,8 @@ from explorer.cli import messages
 from explorer.formats import limits
 from explorer.model import TOKENIZERS, Order
 
-SUBCOMMANDS = ("audit", "export", "generate", "screenshot", "sweep", "validate", "view")
+SUBCOMMANDS = ("audit", "export", "generate", "lab", "replay", "screenshot", "sweep",
+               "validate", "view")
 _DISPLAY_HELP = (
     "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
     "  Run it under a virtual display:  xvfb-run -a {program} [PATH...]\n"
@@ -75,8 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "Without a subcommand, opens the desktop window (on the demo data when "
                     "no PATH is given).")
     _version_arg(parser)
-    sub = parser.add_subparsers(dest="command",
-                                metavar="{audit,sweep,view,validate,export,generate}")
+    sub = parser.add_subparsers(
+        dest="command", metavar="{audit,sweep,view,validate,replay,lab,export,generate}")
     audit = sub.add_parser("audit", help="print the structural audits of AUDITS.md")
     audit.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
     _order_arg(audit)
@@ -94,7 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     _verbose_arg(audit)
     sweep = sub.add_parser("sweep", help="compare compaction strategies over the corpus (STRATEGIES.md)")
     view = sub.add_parser("view", help="the active view of one session under a strategy")
-    for p in (sweep, view):
+    replay = sub.add_parser("replay", help="one session call by call under a trigger and a "
+                            "strategy (REPLAY.md)")
+    for p in (sweep, view, replay):
         p.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
         _order_arg(p)
         p.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
@@ -119,6 +122,20 @@ def build_parser() -> argparse.ArgumentParser:
     _verbose_arg(validate)
     from explorer.cli.validate import add_arguments as validate_arguments
     validate_arguments(validate)
+    from explorer.cli import replay as replay_command
+    from explorer.cli.compaction import add_settings_arguments
+    replay_command.add_arguments(replay)
+    add_settings_arguments(replay)
+    from explorer.cli import lab as lab_command
+
+    def _inputs(p):
+        _order_arg(p)
+        _ratio_args(p)
+        _limit_args(p)
+        _verbose_arg(p)
+    lab = sub.add_parser("lab", help="the lab's experiments (LAB.md): trigger-gap, frames, "
+                         "estimates")
+    lab_command.add_arguments(lab, _inputs, _verbose_arg)
     _screenshot_args(sub.add_parser(
         "screenshot", help="render the window offscreen to a PNG (demo data without paths)"))
     gen = sub.add_parser("generate", help="write a synthetic corpus (JSONL, .jsonl.gz, Parquet or CSV)")
@@ -136,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         gen.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
     gen.add_argument("--text", action="store_true", help="write real-looking text instead of chars+cjk")
+    gen.add_argument("--framed", action="store_true",
+                     help="write frames (length, CRC-32, JSON record: the .tsframes format of "
+                          "LAB.md) whatever the extension")
     _verbose_arg(gen)
     return parser
 
@@ -200,10 +220,15 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         args.paths = _restore_demo(getattr(args, "paths", []))
         log_setup.configure(verbose=args.verbose)
         _configure_limits(args)
-        if args.command in ("audit", "sweep", "validate", "view", "export"):
+        if args.command in ("audit", "sweep", "validate", "view", "export", "replay"):
             return _run_on_database(args)
         if args.command == "generate":
             return _run_generate(args)
+        if args.command == "lab":
+            if args.experiment == "estimates":
+                return _run_on_database(args)
+            from explorer.cli.lab import run_lab
+            return run_lab(args)
         if args.command == "screenshot":
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
             try:
@@ -247,6 +272,12 @@ def _run_on_database(args: argparse.Namespace) -> int:
             from explorer.cli.validate import run_validate
             return run_validate(args)
         from explorer.cli import compaction as compaction_command
+        if args.command == "replay":
+            from explorer.cli.replay import run_replay
+            return run_replay(args)
+        if args.command == "lab":
+            from explorer.cli.lab import run_lab
+            return run_lab(args)
         return (compaction_command.run_sweep if args.command == "sweep"
                 else compaction_command.run_view)(args)
     except duckdb.Error as exc:
@@ -277,7 +308,7 @@ def _run_generate(args: argparse.Namespace) -> int:
             args.out, sessions=args.sessions, turns=args.turns, max_calls=args.max_calls,
             p_result=args.p_result, p_lost_call=args.p_lost_call, p_retry=args.p_retry,
             ts_align=args.ts_align, groups=args.groups, id_space=args.id_space,
-            text=args.text, seed=args.seed)
+            text=args.text, seed=args.seed, framed=args.framed)
     except (ValueError, OSError) as exc:
         messages.error("generate", exc)
         return 2

@@ -27,11 +27,13 @@ from explorer.formats import (
     spring_ai,
     spring_ai_owners,
     swe_agent,
+    tsframes,
 )
 from explorer.formats.reader import Reader
 
 #: Every reader, in precedence order: those of LOG-FORMATS.md, then those of FORMAT.md.
 READERS: tuple[Reader, ...] = (
+    tsframes,   # by its extension: frames, not text
     claude_code,
     swe_agent,
     openhands_v1,

@@ -1,0 +1,1 @@
+"""The lab (LAB.md): three experiments a teacher runs in front of a class."""

@@ -1,0 +1,256 @@
+"""One session replayed call by call (REPLAY.md): each call's request and figures, and the
+session figures.
+
+Between compactions a memory only grows at its end, so a call's request is kept as the
+memory of the latest compaction (shared between calls) and the range of events appended
+since; :meth:`Replay.request` rebuilds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, SUMMARY, SYSTEM, SessionLog
+from explorer.compaction.settings import CompactionSettings
+from explorer.compaction.strategies import Strategy
+from explorer.jobs import check
+from explorer.model import KINDS
+from explorer.replay.calls import call_positions
+from explorer.replay.memory import Memory, Names, compact, events, reading
+from explorer.replay.triggers import Reading, Trigger
+
+#: The per-call keys of ``replay --json`` (REPLAY.md, "Figures").
+CALL_KEYS = ("index", "event", "cost", "compacted", "dropped", "orphan_results",
+             "orphan_calls", "empty", "over")
+#: The session keys.
+SESSION_KEYS = ("calls", "compactions", "peak_cost", "first_invalid_call", "invalid_calls")
+
+
+@dataclass
+class ReplayLog:
+    """A session as the replay reads it: its SessionLog and which events open a turn a
+    turn trigger counts (USER, not synthetic, not on a branch, no note)."""
+
+    log: SessionLog
+    opens_turn: np.ndarray
+
+    @classmethod
+    def from_frame(cls, session_id: str, frame: pl.DataFrame,
+                   log: SessionLog | None = None) -> ReplayLog:
+        log = log if log is not None else SessionLog.from_frame(session_id, frame)
+        user = (frame["kind"].cast(pl.String) == "USER").fill_null(False)
+        for name in ("synthetic",):
+            if name in frame.columns:
+                user &= ~frame[name].fill_null(False)
+        for name in ("branch", "note"):
+            if name in frame.columns:
+                user &= frame[name].is_null()
+        return cls(log, user.to_numpy().astype(bool))
+
+
+@dataclass
+class Call:
+    """One model call: where it is made, what its request holds and its figures."""
+
+    index: int
+    position: int              # the event e[i_j] it is made before
+    base: Memory               # the memory of the latest compaction (at or before this call)
+    tail: np.ndarray           # the events appended since, in order
+    figures: dict = field(default_factory=dict)
+    recorded: bool = False     # a SUMMARY of the log arrived since the previous call
+    turns: int = 0             # turn-opening USER events the request holds (a turn trigger's count)
+
+
+@dataclass
+class Replay:
+    """A session replayed: its calls and the session figures."""
+
+    rlog: ReplayLog
+    trigger: Trigger
+    strategy: Strategy
+    budget: int | None
+    calls: list[Call]
+    figures: dict
+
+    def request(self, j: int) -> Memory:
+        call = self.calls[j]
+        return call.base.join(events(self.rlog.log, call.tail)) if len(call.tail) else call.base
+
+    def items(self, j: int) -> list[dict]:
+        """The request of call ``j`` as items (``view --json``'s shape)."""
+        log, m = self.rlog.log, self.request(j)
+        names = Names(log)
+        out = []
+        for src, kind, cost, call in zip(m.src.tolist(), m.kind.tolist(), m.cost.tolist(),
+                                         m.call.tolist()):
+            out.append({"seq": int(log.seq[src]) if src >= 0 else None,
+                        "sub": int(log.sub[src]) if src >= 0 else None,
+                        "kind": KINDS[kind], "call_id": names.names.get(call),
+                        "cost": cost, "synthetic": src < 0, "index": src if src >= 0 else None})
+        return out
+
+    def as_dict(self) -> dict:
+        return {"session_id": self.rlog.log.session_id, "trigger": self.trigger.text,
+                "strategy": self.strategy.text, "budget": self.budget,
+                "calls": [c.figures for c in self.calls], "figures": self.figures}
+
+
+def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
+           budget: int | None = None, settings: CompactionSettings | None = None,
+           should_stop=None, fast: bool = True) -> Replay:
+    """Replay the session: before each model call, append the events since the previous
+    one, evaluate the trigger, compact when it fires; ``recorded`` uses the log's own
+    compactions (each SUMMARY event) and ignores the trigger. M0 and M1 (``fast``) keep
+    their memory as one stretch of the log (:func:`_replay_stretch`); every strategy can be
+    replayed the general way, applying it to the memory read as a log (``fast=False``)."""
+    settings = settings or CompactionSettings()
+    trigger = Trigger.parse(trigger) if isinstance(trigger, str) else trigger
+    strategy = Strategy.parse(strategy) if isinstance(strategy, str) else strategy
+    if strategy.spec.uses_budget and budget is None:
+        raise ValueError(f"strategy {strategy.text} uses a budget: give one")
+    if budget is not None and budget < 1:
+        raise ValueError("the budget is a positive number of tokens")
+    log = rlog.log
+    if fast and strategy.family in ("M0", "M1"):
+        return _replay_stretch(rlog, trigger, strategy, budget, should_stop)
+    names = Names(log)
+    is_recorded = strategy.family == "recorded"
+    mem, base, tail_from = Memory.empty(), Memory.empty(), 0
+    calls, prev = [], 0
+    for j, i in enumerate(call_positions(log.kind, log.message).tolist()):
+        if j % 64 == 0:
+            check(should_stop, "replay")
+        before = mem
+        new = np.arange(prev, i)
+        recorded_here = bool(np.any(log.kind[new] == SUMMARY))
+        if is_recorded:
+            mem, fired = _recorded(log, mem, new), recorded_here
+        else:
+            mem = mem.join(events(log, new))
+            fired = trigger.fires(reading(log, rlog.opens_turn, mem))
+            if fired:
+                mem = compact(log, names, mem, strategy, budget or 1, settings)
+        grown = before.join(events(log, new[~log.archived[new]] if is_recorded else new))
+        compacted = fired and not mem.same(grown)
+        if compacted or j == 0:
+            base, tail_from = mem, i
+            tail = np.zeros(0, dtype=np.int64)
+        else:
+            tail = np.arange(tail_from, i)
+            if is_recorded:
+                tail = tail[~log.archived[tail]]
+        dropped = int(np.count_nonzero(~np.isin(grown.src[grown.src >= 0], mem.src)))
+        call = Call(j, i, base, tail, recorded=recorded_here,
+                    turns=int(np.count_nonzero(rlog.opens_turn[mem.src[mem.src >= 0]])))
+        call.figures = _call_figures(log, mem, j, i, compacted, dropped, budget)
+        calls.append(call)
+        prev = i
+    return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
+
+
+def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int,
+                    should_stop=None) -> Replay:
+    """:func:`replay` of M0 or M1, whose memory is always the stretch ``[m, i)`` of the log
+    (both views are suffixes and write nothing): the cut by prefix sums, the orphans of a
+    stretch by the log's own pairing (an orphan RESULT's nearest earlier CALL of its id is
+    before m, an orphan CALL's nearest later RESULT is at i or later)."""
+    log = rlog.log
+    total = np.r_[0, np.cumsum(log.cost)]
+    opens = np.r_[0, np.cumsum(rlog.opens_turn)]
+    has_id = log.call >= 0
+    is_result = (log.kind == RESULT) & has_id
+    is_call = (log.kind == CALL) & has_id
+    needs_reading = any(name == "messages" for name, _, _ in trigger.parts)
+    calls, m, prev, base, tail_from = [], 0, 0, Memory.empty(), 0
+    for j, i in enumerate(call_positions(log.kind, log.message).tolist()):
+        if j % 256 == 0:
+            check(should_stop, "replay")
+        cost = int(total[i] - total[m])
+        if needs_reading:
+            r = reading(log, rlog.opens_turn, events(log, np.arange(m, i)))
+        else:
+            r = Reading(cost, int(opens[i] - opens[m]), 0)
+        k = m
+        if trigger.fires(r):
+            k = max(m, int(np.searchsorted(total, total[i] - budget, side="left")))
+            if strategy.family == "M1":
+                k = i if k >= i else max(m, int(log.turn_start[k]))
+        compacted = k != m
+        if compacted or j == 0:
+            base, tail_from = events(log, np.arange(k, i)), i
+            tail = np.zeros(0, dtype=np.int64)
+        else:
+            tail = np.arange(tail_from, i)
+        stretch = slice(k, i)
+        orphan_results = int(np.count_nonzero(is_result[stretch] & (log.prev_call[stretch] < k)))
+        nr = log.next_result[stretch]
+        orphan_calls = int(np.count_nonzero(is_call[stretch] & ((nr < 0) | (nr >= i))))
+        kinds = log.kind[stretch]
+        cost = int(total[i] - total[k])
+        call = Call(j, i, base, tail, recorded=bool(np.any(log.kind[prev:i] == SUMMARY)),
+                    turns=int(opens[i] - opens[k]))
+        call.figures = {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
+                        "cost": cost, "compacted": compacted, "dropped": k - m,
+                        "orphan_results": orphan_results, "orphan_calls": orphan_calls,
+                        "empty": not bool(np.isin(kinds, CONTENT_KINDS).any()),
+                        "over": cost > budget}
+        calls.append(call)
+        m, prev = k, i
+    return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
+
+
+def _recorded(log: SessionLog, mem: Memory, new: np.ndarray) -> Memory:
+    """Append ``new`` as the log recorded it: archived events never; at each SUMMARY event
+    the memory becomes its SYSTEM items plus that SUMMARY."""
+    new = new[~log.archived[new]]
+    summaries = np.flatnonzero(log.kind[new] == SUMMARY)
+    if not len(summaries):
+        return mem.join(events(log, new))
+    last = int(summaries[-1])
+    kept = mem.join(events(log, new[:last]))
+    return kept.take(kept.kind == SYSTEM).join(events(log, new[last:]))
+
+
+def _call_figures(log: SessionLog, m: Memory, j: int, i: int, compacted: bool,
+                  dropped: int, budget: int | None) -> dict:
+    orphan_results, orphan_calls = orphans(m)
+    content = np.isin(m.kind, CONTENT_KINDS) & (m.src >= 0)
+    cost = int(m.cost.sum())
+    return {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
+            "cost": cost, "compacted": bool(compacted), "dropped": dropped,
+            "orphan_results": orphan_results, "orphan_calls": orphan_calls,
+            "empty": not bool(content.any()),
+            "over": (cost > budget) if budget is not None else None}
+
+
+def orphans(m: Memory) -> tuple[int, int]:
+    """The orphan RESULTs (no CALL of the id earlier in the request) and orphan CALLs (no
+    RESULT of the id later; a placeholder is a RESULT) of a request; items without a call
+    id take no part."""
+    calls_seen, results_seen = set(), set()
+    orphan_results = orphan_calls = 0
+    pairs = [(k, c) for k, c in zip(m.kind.tolist(), m.call.tolist()) if c >= 0]
+    for k, c in pairs:
+        if k == CALL:
+            calls_seen.add(c)
+        elif k == RESULT and c not in calls_seen:
+            orphan_results += 1
+    for k, c in reversed(pairs):
+        if k == RESULT:
+            results_seen.add(c)
+        elif k == CALL and c not in results_seen:
+            orphan_calls += 1
+    return orphan_results, orphan_calls
+
+
+def session_figures(calls: list[Call]) -> dict:
+    """calls, compactions, peak_cost, first_invalid_call, invalid_calls (REPLAY.md)."""
+    invalid = [c.index for c in calls
+               if c.figures["orphan_results"] or c.figures["orphan_calls"]]
+    return {"calls": len(calls), "compactions": sum(c.figures["compacted"] for c in calls),
+            "peak_cost": max((c.figures["cost"] for c in calls), default=0),
+            "first_invalid_call": invalid[0] if invalid else None,
+            "invalid_calls": len(invalid)}

@@ -1,0 +1,71 @@
+"""The call scrubber and the sawtooth in the window (widgets/replay_strip.py), on the Claude
+Code session that recorded a compaction."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from explorer.replay.calls import call_positions
+from tests.test_replay import COMPACTED
+from tests.test_window import WAIT, loaded_window
+
+SESSION = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+
+
+def _settled(qtbot, strip):
+    qtbot.waitUntil(lambda: strip.replay is not None and not strip.job.busy(), timeout=WAIT)
+
+
+def test_the_scrubber_shows_each_calls_request_in_the_tree(qtbot):
+    window = loaded_window(qtbot, [COMPACTED])
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.select_session(SESSION)
+    ws, strip = window.workspace, window.workspace.replay
+    ws.preview.set_strategy("M1")
+    ws.preview.set_budget(8000)
+    strip.trigger_edit.setText("tokens:40000")
+    strip.run()
+    _settled(qtbot, strip)
+    rp = strip.replay
+    assert (rp.trigger.text, rp.strategy.text, rp.budget) == ("tokens:40000", "M1", 8000)
+    log = ws.data.log
+    assert strip.slider.maximum() + 1 == len(call_positions(log.kind, log.message)) == 176
+    # the recorded compaction is marked apart: the call after the file's isCompactSummary
+    raw = [json.loads(line) for line in COMPACTED.read_text().splitlines() if line.strip()]
+    assert sum(bool(r.get("isCompactSummary")) for r in raw) == 1
+    assert len(strip.recorded.data) == 1
+    assert strip.threshold.isVisible() and strip.threshold.value() == 40000
+    assert len(strip.simulated.data) == rp.figures["compactions"]
+
+    strip.in_tree.setChecked(True)
+    strip.choose(150)
+    shown = ws.session_panel.model._in_view
+    assert np.flatnonzero(shown).tolist() == sorted(rp.request(150).src.tolist())
+    strip.slider.setFocus()
+    qtbot.keyClick(strip.slider, Qt.Key.Key_Right)
+    assert strip.slider.value() == 151
+    assert np.flatnonzero(ws.session_panel.model._in_view).tolist() == \
+        sorted(rp.request(151).src.tolist())
+
+    strip.first_invalid.click()
+    assert strip.slider.value() == rp.figures["first_invalid_call"] == 174
+    strip.in_tree.setChecked(False)
+    assert ws.session_panel.model._overlay is ws.preview.current_overlay()
+    # the preview's budget moves the replay once it rests; the chosen call stays chosen
+    strip.choose(100)
+    ws.preview.set_budget(4000)
+    qtbot.waitUntil(lambda: strip.replay.budget == 4000 and not strip.job.busy(), timeout=WAIT)
+    assert strip.slider.value() == 100
+    assert not strip.turn_line.isVisible()
+    # a turn trigger draws the turns each request holds and N on the right axis
+    strip.trigger_edit.setText("turns:3")
+    strip.run()
+    qtbot.waitUntil(lambda: strip.replay.trigger.text == "turns:3" and not strip.job.busy(),
+                    timeout=WAIT)
+    assert strip.turn_line.isVisible() and strip.turn_line.value() == 3
+    assert not strip.threshold.isVisible()
+    held = strip.turn_curve.getData()[1]
+    assert held.tolist() == [c.turns for c in strip.replay.calls] and max(held) <= 4
