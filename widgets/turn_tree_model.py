@@ -49,25 +49,18 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
 
     # -- content --------------------------------------------------------------------------
     def set_session(self, frame: pl.DataFrame, marks: list[frozenset[str]],
-                    texts: Texts | None = None) -> None:
+                    texts: Texts | None = None, tree: TurnTree | None = None) -> None:
         """Show a :func:`explorer.tokens.session_events.session_events` frame and its event
         marks (no overlay); ``texts`` reads the texts of a narrow frame (default: the
-        frame's own ``text`` column)."""
+        frame's own ``text`` column); ``tree`` is the frame's :class:`TurnTree` when it was
+        built already (off the GUI thread). Only the turns are made: a turn's rows are made
+        when it is expanded (:meth:`fetchMore`)."""
         self.beginResetModel()
-        self._frame, self._marks, self._overlay = frame, marks, None
-        self._texts = texts if texts is not None else FrameTexts(frame)
+        self._overlay = None
         self._synth: dict[int | None, tuple[SyntheticItem, ...]] = {}
         self._errors: dict[int, tuple[str, ...]] = {}
         self._in_view: np.ndarray | None = None
-        self.tree = tree = TurnTree.build(frame, marks)
-        self._findings: list[int] | None = None
-        self._kind, self._tool, self._call = tree.kind, tree.tool, tree.call_id
-        self._seq, self._sub, self._cost = tree.seq, tree.sub, tree.cost
-        self._result_of, self._call_of = tree.result_of, tree.call_of
-        self._turn_no, self._top_rows = tree.turn_no, tree.top_rows
-        self._tree_order, self._tree_pos, self._turn_of = tree.tree_order, tree.tree_pos, tree.turn_of
-        self._turn_size, self._turn_cost = tree.turn_size, tree.turn_cost
-        self._turn_marks = tree.turn_marks
+        self._take(frame, marks, texts, tree if tree is not None else TurnTree.build(frame, marks))
         self._turn_in_view = self._turn_size
         self._turn_errors: dict[int, dict[str, int]] = defaultdict(dict)  # turns with errors
         self._node_of: dict[int, Node] = {}   # the rows built (their turn expanded once)
@@ -82,6 +75,41 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self._root.children = list(self._turns)
         number(self._root.children)
         self.endResetModel()
+
+    def _take(self, frame: pl.DataFrame, marks: list[frozenset[str]], texts: Texts | None,
+              tree: TurnTree) -> None:
+        self._frame, self._marks = frame, marks
+        self._texts = texts if texts is not None else FrameTexts(frame)
+        self.tree = tree
+        self._findings: list[int] | None = None
+        self._kind, self._tool, self._call = tree.kind, tree.tool, tree.call_id
+        self._seq, self._sub, self._cost = tree.seq, tree.sub, tree.cost
+        self._result_of, self._call_of = tree.result_of, tree.call_of
+        self._turn_no, self._top_rows = tree.turn_no, tree.top_rows
+        self._tree_order, self._tree_pos, self._turn_of = tree.tree_order, tree.tree_pos, tree.turn_of
+        self._turn_size, self._turn_cost = tree.turn_size, tree.turn_cost
+        self._turn_marks = tree.turn_marks
+
+    def complete_session(self, frame: pl.DataFrame, marks: list[frozenset[str]],
+                         texts: Texts | None, tree: TurnTree) -> bool:
+        """Take the full frame and the marks of the session shown, read after its tree
+        (:func:`explorer.session.data.load_tree`): when it holds the same events in the same
+        order, the rows made, the expansion and the selection stay, and only their cells
+        change (True); else the tree is shown anew (:meth:`set_session`, False)."""
+        old = self._frame
+        same = (frame.height == old.height and "eid" in old.columns
+                and np.array_equal(frame["eid"].to_numpy(), old["eid"].to_numpy()))
+        if not same:
+            self.set_session(frame, marks, texts, tree)
+            return False
+        if self._texts is not texts:
+            self._texts.close()
+        self.layoutAboutToBeChanged.emit()
+        self._take(frame, marks, texts, tree)
+        if self._overlay is None:
+            self._turn_in_view = self._turn_size
+        self.layoutChanged.emit()
+        return True
 
     def node(self, index: Index) -> Node:
         return index.internalPointer() if index.isValid() else self._root

@@ -13,26 +13,30 @@ from explorer.tokens import counts as token_counts
 
 
 def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
-                   settings: CostSettings = CostSettings(), *, texts: bool = True) -> pl.DataFrame:
+                   settings: CostSettings = CostSettings(), *, texts: bool = True,
+                   tree_only: bool = False) -> pl.DataFrame:
     """The session's events in ``order`` with pos, turn_no, cost, call_pos, result_pos.
 
     ``texts=False`` leaves out the bulky ``text`` and ``raw`` and the unused ``call_pos`` and
     ``result_pos`` (a session of millions of events is read as its narrow columns;
-    :mod:`explorer.session.event_texts` reads texts by eid).
+    :mod:`explorer.session.event_texts` reads texts by eid). ``tree_only`` reads fewer
+    still: the columns the turn tree lays out (``queries/session_events_tree.sql``).
 
     ``turn_no`` is the derived turn (FORMAT.md: a turn opens at every USER event; 0 is
     the preamble); ``call_pos``/``result_pos`` are the pairing of AUDITS.md (positions
     are 1-based); ``display_call_pos`` is the one-to-one pairing the tree shows.
     """
     token_counts.ensure(db, settings, session_id)
-    fragments = {"order": ORDER_KEYS[Order(order)], "text": "text, raw," if texts else "",
+    wide = texts and not tree_only
+    fragments = {"order": ORDER_KEYS[Order(order)], "text": "text, raw," if wide else "",
                  **settings.fragments()}
     params = {"session_id": session_id, **settings.params()}
-    if texts:
+    if wide:
         frame = db.frame("session_events", fragments, **params)
     else:
         events = queries.render("session_events", **fragments)
-        frame = db.frame("session_events_narrow", {"events": events}, **params)
+        name = "session_events_tree" if tree_only else "session_events_narrow"
+        frame = db.frame(name, {"events": events}, **params)
     return frame.with_columns(display_pairs(frame))
 
 

@@ -1,0 +1,162 @@
+"""A session's turn tree is shown before the rest of it is read (issue 13, item 5): the tree's
+few columns are the full load's, row for row; the model holds the turns only until one is
+expanded, and a turn's fetch makes exactly its rows; the rest, when it comes, fills the tree
+in place (what was expanded and selected stays); the loader delivers the tree first."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.cli.demo import demo_paths
+from explorer.session.data import TREE_COLUMNS, load_session, load_tree
+from explorer.session.turn_tree import TurnTree
+from explorer.store.db import Store
+from tests.helpers import load
+from widgets.turn_tree_cells import MARK
+from widgets.turn_tree_model import TurnTreeModel
+from widgets.workers import JobPool
+
+
+@pytest.fixture(scope="module")
+def demo():
+    s = Store()
+    load(s, *demo_paths())
+    yield s
+    s.close()
+
+
+def _sessions(db, n: int = 6) -> list[str]:
+    """The demo's biggest sessions (the most turns and pairs)."""
+    return [r[0] for r in db.con.execute(
+        "SELECT session_id FROM events GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ?",
+        [n]).fetchall()]
+
+
+def _full(demo, session, order="seq"):
+    data = load_session(demo, session, order)
+    return data, TurnTree.build(data.frame, data.marks)
+
+
+@pytest.mark.parametrize("order", ["seq", "ts-unstable"])
+def test_the_tree_read_first_is_the_full_loads_tree_without_marks(demo, order):
+    for session in _sessions(demo):
+        first = load_tree(demo, session, order)
+        data, tree = _full(demo, session, order)
+        assert first.frame.columns == list(TREE_COLUMNS)   # the few columns, no more
+        assert first.frame.equals(data.frame.select(TREE_COLUMNS))   # row for row
+        for name in ("turn_no", "tree_order", "tree_pos", "turn_of", "turn_size", "turn_cost"):
+            assert np.array_equal(getattr(first.tree, name), getattr(tree, name)), name
+        assert np.array_equal(first.tree.top_rows.rows, tree.top_rows.rows)
+        assert np.array_equal(first.tree.result_of.to, tree.result_of.to)
+        assert not first.tree.turn_marks and not any(first.marks)   # no rule run yet
+        assert tree.turn_marks or not any(data.marks)
+        assert first.turns == data.turns
+
+
+def _rows_of_turn(frame, turn_no: int) -> list[int]:
+    """Independently of the tree: a turn's top-level rows (frame order), each followed by
+    the RESULT the display pairing puts under it."""
+    rows = frame.select("turn_no", "pos", "display_call_pos").rows()
+    row_of_pos = {pos: i for i, (_, pos, _) in enumerate(rows)}
+    nested = {row_of_pos[c]: i for i, (_, _, c) in enumerate(rows) if c is not None}
+    out = []
+    for i, (t, _, c) in enumerate(rows):
+        if t == turn_no and c is None:
+            out += [i] + ([nested[i]] if i in nested else [])
+    return out
+
+
+def test_the_model_holds_the_turns_only_and_a_fetch_makes_exactly_its_rows(demo):
+    session = _sessions(demo, 1)[0]
+    first = load_tree(demo, session)
+    model = TurnTreeModel()
+    model.set_session(first.frame, first.marks, first.texts, first.tree)
+    turns = [model.index(r, 0) for r in range(model.rowCount())]
+    assert len(turns) == first.frame["turn_no"].n_unique() > 2
+    assert model._node_of == {}   # no event row made
+    assert all(model.rowCount(t) == 0 and model.canFetchMore(t) for t in turns)
+    assert first.texts.reads == 0
+    for n in (2, 0):   # two turns expanded, the others never built
+        model.fetchMore(turns[n])
+        assert not model.canFetchMore(turns[n])
+    expected = _rows_of_turn(first.frame, int(first.tree.turn_no[2]))
+    expected += _rows_of_turn(first.frame, int(first.tree.turn_no[0]))
+    assert sorted(model._node_of) == sorted(expected)
+    assert all(model.rowCount(t) == 0 for i, t in enumerate(turns) if i not in (0, 2))
+    made = []
+
+    def walk(parent):
+        for r in range(model.rowCount(parent)):
+            index = model.index(r, 0, parent)
+            made.append(model.frame_row(index))
+            walk(index)
+    walk(turns[2])
+    assert made == _rows_of_turn(first.frame, int(first.tree.turn_no[2]))
+    # the previews of the rows shown: one block read (the turn's rows are within it)
+    texts = [model.index(r, 0, turns[2]).data() for r in range(model.rowCount(turns[2]))]
+    assert all(texts) and first.texts.reads == 1
+
+
+def test_the_rest_fills_the_tree_in_place(qtbot, demo):
+    from widgets.session_panel import SessionPanel
+    session = _sessions(demo, 1)[0]
+    first = load_tree(demo, session)
+    data, tree = _full(demo, session)
+    data = type(data)(**{**data.__dict__, "tree": tree})
+    assert any(data.marks)   # the demo's biggest session has findings to show
+    panel = SessionPanel()
+    qtbot.addWidget(panel)
+    panel.set_tree(first)
+    model = panel.model
+    turn = model.index(2, 0)
+    model.fetchMore(turn)   # what the view asks when it shows the turn expanded
+    panel.tree.expand(turn)
+    row = model.index(0, 0, turn)
+    node = row.internalPointer()
+    panel.tree.setCurrentIndex(row)
+    assert panel.detail.toPlainText().startswith("Reading")   # no cost source yet
+    assert panel.finding_label.text() == "reading the marks…"
+    assert not panel.next_button.isEnabled()
+    panel.set_data(data)
+    assert panel.tree.currentIndex().internalPointer() is node   # the same row, selected
+    assert panel.tree.isExpanded(model.index(2, 0))
+    assert f"cost {int(data.frame['cost'].sum()):,} tokens" in panel.title.text()
+    assert "cost:" in panel.detail.toPlainText()   # the event's detail, now with its cost
+    fresh = TurnTreeModel()
+    fresh.set_session(data.frame, data.marks)
+    for r in range(model.rowCount()):   # the marks, as a tree built from the full load
+        assert (model.index(r, MARK).data() == fresh.index(r, MARK).data()), r
+    assert panel.next_button.isEnabled()
+    assert panel.next_finding() is not None
+
+
+def test_the_rest_of_another_session_shows_its_tree_anew(demo):
+    one, other = _sessions(demo, 2)
+    first = load_tree(demo, one)
+    data, tree = _full(demo, other)
+    model = TurnTreeModel()
+    model.set_session(first.frame, first.marks, first.texts, first.tree)
+    model.fetchMore(model.index(0, 0))
+    assert model.complete_session(data.frame, data.marks, data.texts, tree) is False
+    assert model._node_of == {} and model.rowCount() == data.turns
+
+
+def test_the_loader_delivers_the_tree_then_the_rest(qtbot, demo):
+    from explorer.compaction.settings import CompactionSettings
+    from explorer.model import CostSettings, Order
+    from widgets.session_loader import SessionLoader
+    jobs = JobPool()
+    loader = SessionLoader(demo, jobs)
+    said = []
+    loader.tree_loaded.connect(lambda first: said.append(("tree", first)))
+    loader.loaded.connect(lambda data: said.append(("rest", data)))
+    session = _sessions(demo, 1)[0]
+    with qtbot.waitSignal(loader.loaded, timeout=60_000):
+        loader.load(session, Order.SEQ, CostSettings(), CompactionSettings())
+    jobs.wait()
+    assert [kind for kind, _ in said] == ["tree", "rest"]
+    (_, first), (_, data) = said
+    assert first.session_id == data.session_id == session
+    assert data.tree is not None and data.frame.height == first.frame.height
+    assert not loader.busy()
