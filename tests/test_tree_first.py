@@ -54,6 +54,33 @@ def test_the_tree_read_first_is_the_full_loads_tree_without_marks(demo, order):
         assert first.turns == data.turns
 
 
+@pytest.mark.parametrize("order", ["seq", "ts-unstable"])
+def test_the_rest_read_after_the_tree_is_the_full_load(demo, order):
+    for session in _sessions(demo):
+        first = load_tree(demo, session, order)
+        after = load_session(demo, session, order, first=first)
+        alone = load_session(demo, session, order)
+        assert after.frame.equals(alone.frame) and after.frame.schema == alone.frame.schema
+        assert after.marks == alone.marks
+        assert after.cost_text() == alone.cost_text()
+        assert np.array_equal(after.log.cost, alone.log.cost)
+        tree = TurnTree.build(alone.frame, alone.marks)
+        assert first.tree.marked(after.marks).turn_marks == tree.turn_marks
+
+
+def test_the_rest_of_a_session_changed_meanwhile_is_read_whole(demo, tmp_path):
+    from tests.helpers import jsonl
+    store = Store()
+    rows = [{"session_id": "s", "seq": i, "kind": "USER" if i % 3 == 0 else "ASSISTANT",
+             "text": f"event {i}"} for i in range(1, 10)]
+    load(store, jsonl(tmp_path / "a.jsonl", rows))
+    first = load_tree(store, "s")
+    load(store, jsonl(tmp_path / "b.jsonl", [{**rows[0], "seq": 20, "text": "later"}]))
+    after = load_session(store, "s", first=first)
+    assert after.frame.equals(load_session(store, "s").frame) and after.frame.height == 10
+    store.close()
+
+
 def _rows_of_turn(frame, turn_no: int) -> list[int]:
     """Independently of the tree: a turn's top-level rows (frame order), each followed by
     the RESULT the display pairing puts under it."""

@@ -28,13 +28,19 @@ def tree_task(store: Store, session_id: str, order: Order, cost_settings: CostSe
 
 
 def load_task(store: Store, session_id: str, order: Order, cost_settings: CostSettings,
-              settings: CompactionSettings, progress, should_stop) -> SessionData:
+              settings: CompactionSettings, progress, should_stop,
+              first: SessionTree | None = None) -> SessionData:
+    """The rest of the session after its tree ``first`` (its columns and tree reused when
+    the rows are the same), with the tree the model takes in place."""
     db = store.cursor()
     try:
-        data = load_session(db, session_id, order, cost_settings, settings, texts_from=store)
+        data = load_session(db, session_id, order, cost_settings, settings, texts_from=store,
+                            first=first)
     finally:
         db.close()
-    return replace(data, tree=TurnTree.build(data.frame, data.marks))
+    reuse = first is not None and data.frame["eid"].equals(first.frame["eid"])
+    tree = first.tree.marked(data.marks) if reuse else TurnTree.build(data.frame, data.marks)
+    return replace(data, tree=tree)
 
 
 class SessionLoader(QObject):
@@ -71,7 +77,7 @@ class SessionLoader(QObject):
     def _on_tree_finished(self, tree: SessionTree) -> None:
         if not self._latest.is_current(self.sender()):
             return
-        worker = Worker(self._rest, "session")
+        worker = Worker(partial(self._rest, first=tree), "session")
         worker.signals.finished.connect(self._on_worker_finished)
         worker.signals.failed.connect(self._on_worker_failed)
         self._latest.start(worker)   # busy until the rest is delivered

@@ -28,7 +28,7 @@ from explorer.session.event_texts import EventTexts, Texts
 from explorer.session.reported_usage import SessionUsage, session_usage
 from explorer.session.turn_tree import TurnTree
 from explorer.store.db import Db, bounded_memory
-from explorer.tokens.session_events import session_events
+from explorer.tokens.session_events import SessionChanged, session_events
 
 #: The memory DuckDB may use while it reads one session for the window (issue 13: one of
 #: 3M events read in 1.45 GB instead of 2.37 GB, 12 s instead of 6 s under load ~3).
@@ -125,13 +125,22 @@ def load_tree(db: Db, session_id: str, order: Order = Order.SEQ,
 def load_session(db: Db, session_id: str, order: Order = Order.SEQ,
                  cost_settings: CostSettings = CostSettings(),
                  settings: CompactionSettings = CompactionSettings(),
-                 texts_from: Db | None = None) -> SessionData:
+                 texts_from: Db | None = None, first: SessionTree | None = None) -> SessionData:
     """Read one session narrow (one indexed query, plus one for the transforms when they
     are on, one for the reported usage), with DuckDB's memory bounded (a session of
     millions of events: it spills its sorts). The texts are read later from ``texts_from``
-    (default ``db``; the window passes its store, whose connection outlives the worker's)."""
+    (default ``db``; the window passes its store, whose connection outlives the worker's).
+    ``first``: the session's tree read before (:func:`load_tree`) with the same order and
+    costs: its columns are not read again, nor its display pairing computed again."""
+    same = first is not None and (first.session_id, first.order, first.cost_settings) == (
+        session_id, Order(order), cost_settings)
+    known = first.frame if same else None
     with bounded_memory(db, SESSION_MEMORY):
-        frame = session_events(db, session_id, Order(order), cost_settings, texts=False)
+        try:
+            frame = session_events(db, session_id, Order(order), cost_settings, texts=False,
+                                   known=known)
+        except SessionChanged:   # the session changed since its tree was read: all of it again
+            frame = session_events(db, session_id, Order(order), cost_settings, texts=False)
     log = transforms.for_log(db, SessionLog.from_frame(session_id, frame), settings, cost_settings)
     texts = EventTexts(texts_from or db, frame["eid"].to_numpy())
     marks = event_marks(frame, rules_found(db, session_id, Order(order), cost_settings))
