@@ -154,6 +154,7 @@ def _child_steps(db: str) -> dict:
     from explorer.session.event_texts import EventTexts
     from explorer.store.db import Store, bounded_memory
     from explorer.tokens.session_events import session_events
+    from widgets.session_loader import load_task
     from widgets.turn_tree_model import TurnTreeModel
 
     app = QApplication.instance() or QApplication([])
@@ -161,23 +162,32 @@ def _child_steps(db: str) -> dict:
     session = store.run("session_names")[0][0]
     steps: list[str] = []
     began = last = time.perf_counter()
+    cpu = time.process_time()
 
-    def step(name: str) -> None:
-        nonlocal last
-        now = time.perf_counter()
+    def step(name: str) -> None:   # wall seconds, CPU seconds of every thread, peak memory
+        nonlocal last, cpu
+        now, now_cpu = time.perf_counter(), time.process_time()
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        steps.append(f"{name} {now - last:.1f} s, peak {peak:,.0f} MB")
-        last = now
+        steps.append(f"{name} {now - last:.1f} s (CPU {now_cpu - cpu:.1f} s), "
+                     f"peak {peak:,.0f} MB")
+        last, cpu = now, now_cpu
 
     step("start")
     first = session_data.load_tree(store, session, Order.SEQ, CostSettings())
+    step(f"load_tree ({first.frame.estimated_size() / 2**20:,.0f} MB frame, "
+         f"{len(first.tree.turn_no):,} turns)")
     model = TurnTreeModel()
     model.set_session(first.frame, first.marks, first.texts, first.tree)
     model.fetchMore(model.first_turn())
-    step(f"the tree shown first ({first.frame.estimated_size() / 2**20:,.0f} MB frame, "
-         f"{len(first.tree.turn_no):,} turns)")
-    del first
+    step("the tree model, its first turn made")
+    rest = load_task(store, session, Order.SEQ, CostSettings(), CompactionSettings(), None,
+                     None, first=first)
+    step(f"the rest after the tree (load_task: {len(rest.marks):,} marks)")
+    model.complete_session(rest.frame, rest.marks, rest.texts, rest.tree)
+    step("the tree completed in place")
+    del first, rest
     model.clear()
+    step("-- the former load, in one go:")
     with bounded_memory(store, session_data.SESSION_MEMORY):
         frame = session_events(store, session, Order.SEQ, CostSettings(), texts=False)
     step(f"events ({frame.height:,}, {frame.estimated_size() / 2**20:,.0f} MB)")

@@ -63,6 +63,7 @@ class PreviewPanel(QWidget):
     def __init__(self, budget: int = 4000, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._data: SessionData | None = None
+        self._reading = ""   # the session whose tree is shown while the rest is read
         self._overlay: ViewOverlay | None = None
         self.title = QLabel(self)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
@@ -122,9 +123,10 @@ class PreviewPanel(QWidget):
         layout.addWidget(self.table, 1)
 
     # -- public API -------------------------------------------------------------------------
-    def set_session(self, data: SessionData | None) -> None:
-        """Preview on ``data`` (None: no session); emits ``overlay_changed``."""
-        self._data = data
+    def set_session(self, data: SessionData | None, reading: str = "") -> None:
+        """Preview on ``data`` (None: no session, or the session ``reading`` whose tree is
+        shown while the rest is read); emits ``overlay_changed``."""
+        self._data, self._reading = data, reading if data is None else ""
         self.compare.clear()
         self._update()
         self.compare.refresh()  # a new session: the table need not wait for the budget
@@ -190,7 +192,8 @@ class PreviewPanel(QWidget):
         """Why the loaded session cannot be previewed with the panel's settings ("" if it can)."""
         data = self._data
         if data is None:
-            return "No session selected."
+            return (f"Reading {elided(self._reading)}: its costs…" if self._reading
+                    else "No session selected.")
         if data.order != self.order():
             return f"Reloading the session in {self.order().value} order…"
         if data.cost_settings != self.cost_settings():

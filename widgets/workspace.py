@@ -171,7 +171,7 @@ class Workspace(QWidget):
         self.data = None
         self.session_panel.set_tree(first)
         self.cost_plot.set_session(None)
-        self.preview.set_session(None)
+        self.preview.set_session(None, reading=first.session_id)
         self.tree_shown.emit(first.session_id)
 
     @Slot(object)

@@ -72,7 +72,7 @@ def display_pairs(frame: pl.DataFrame) -> pl.Series:
     it that opened level L.
     """
     n_rows = frame.height
-    kind = frame["kind"].cast(pl.String)
+    kind = frame["kind"]   # compared as it is (a categorical: no string per event made)
     is_call_all = (kind == "CALL").to_numpy()
     keep = np.flatnonzero((frame["call_id"].is_not_null().to_numpy())
                           & (is_call_all | (kind == "RESULT").to_numpy()))
