@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QModelIndex
 
 from explorer.cli.demo import demo_paths
 from explorer.session.data import TREE_COLUMNS, load_session, load_tree
@@ -187,3 +188,78 @@ def test_the_loader_delivers_the_tree_then_the_rest(qtbot, demo):
     assert first.session_id == data.session_id == session
     assert data.tree is not None and data.frame.height == first.frame.height
     assert not loader.busy()
+
+
+@pytest.fixture(scope="module")
+def many_turns(tmp_path_factory):
+    """One session of 2,500 turns (USER, CALL, its RESULT; every 7th RESULT one turn late)."""
+    from tests.helpers import jsonl
+    rows, seq = [], 0
+    for t in range(2500):
+        seq += 1
+        rows.append({"session_id": "m", "seq": seq, "kind": "USER", "text": f"ask {t}"})
+        seq += 1
+        rows.append({"session_id": "m", "seq": seq, "kind": "CALL", "call_id": f"c{t}",
+                     "tool": "bash", "text": f"run {t}"})
+        if t % 7:
+            seq += 1
+            rows.append({"session_id": "m", "seq": seq, "kind": "RESULT", "call_id": f"c{t}",
+                         "text": f"out {t}"})
+        elif t:
+            seq += 1   # the RESULT of the turn before, arriving in this one
+            rows.append({"session_id": "m", "seq": seq, "kind": "RESULT",
+                         "call_id": f"c{t - 1}x", "text": "late"})
+    s = Store()
+    load(s, jsonl(tmp_path_factory.mktemp("many") / "m.jsonl", rows))
+    yield s
+    s.close()
+
+
+def test_the_turns_are_made_a_block_at_a_time(qtbot, many_turns):
+    from widgets.session_panel import SessionPanel
+    from widgets.turn_tree_model import TURN_BLOCK
+    first = load_tree(many_turns, "m")
+    model = TurnTreeModel()
+    model.set_session(first.frame, first.marks, first.texts, first.tree)
+    assert model.turn_count() == 2500 > TURN_BLOCK   # no preamble: the first event is a USER
+    assert model.rowCount() == TURN_BLOCK and model.canFetchMore(QModelIndex())
+    assert model.index(TURN_BLOCK - 1, 0).data().startswith(f"Turn {TURN_BLOCK} ")
+    assert not model.index(TURN_BLOCK, 0).isValid()
+    model.fetchMore(QModelIndex())
+    assert model.rowCount() == 2 * TURN_BLOCK
+    # a row of a turn not made yet: the turns up to it are made, no more
+    row = int(np.flatnonzero(first.frame["turn_no"].to_numpy() == 2400)[0])
+    index = model.index_of_row(row)
+    assert model.rowCount() == 2400 and model.frame_row(index) == row
+    assert index.parent().data().startswith("Turn 2400 ")
+    model.fetch_all()
+    assert model.rowCount() == model.turn_count() and not model.canFetchMore(QModelIndex())
+    # in a view: scrolled to the end of the turns made, the next block is made
+    panel = SessionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(900, 600)
+    panel.show()
+    panel.set_tree(first)
+    assert panel.model.rowCount() == TURN_BLOCK
+    panel.tree.scrollToBottom()
+    qtbot.waitUntil(lambda: panel.model.rowCount() > TURN_BLOCK, timeout=5000)
+    assert panel.model.turn_count() == 2500
+
+
+def test_an_overlay_on_a_tree_of_turns_not_all_made(many_turns):
+    from explorer.session.view_overlay import SyntheticItem, ViewOverlay
+    data, tree = _full(many_turns, "m")
+    model = TurnTreeModel()
+    model.set_session(data.frame, data.marks, data.texts, tree)
+    n = data.frame.height
+    in_view = np.zeros(n, dtype=bool)
+    in_view[n // 2:] = True   # the newest half: the turns not made yet hold most of it
+    top = SyntheticItem(None, "SUMMARY", 300, "summary (added)")
+    model.set_overlay(ViewOverlay("M1", 10_000, in_view, {}, (top,), {}))
+    assert model.index(0, 0).data() == "SUMMARY — summary (added)"   # above the turns
+    assert model.rowCount() == 1 + 1000
+    assert model.index(1, 3).data() == "0/2 in view"   # turn 1: USER, CALL, none in view
+    model.fetch_all()
+    last = model.index(model.rowCount() - 1, 3).data()
+    assert last.endswith("in view") and last.split("/")[0] == last.split("/")[1].split()[0]
+    assert model.rowCount() == 1 + model.turn_count()

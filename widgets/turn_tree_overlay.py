@@ -57,7 +57,7 @@ class TurnTreeOverlay:
         self._overlay = overlay
         self._in_view = np.asarray(overlay.in_view, dtype=bool) if overlay is not None else None
         self._errors = dict(overlay.errors) if overlay is not None else {}
-        self._turn_in_view = (np.bincount(self._turn_of[self._in_view], minlength=len(self._turns))
+        self._turn_in_view = (np.bincount(self._turn_of[self._in_view], minlength=len(self._top_rows))
                               if self._in_view is not None else self._turn_size)
         self._turn_errors = defaultdict(dict)
         for row, errors in self._errors.items():
@@ -113,8 +113,9 @@ class TurnTreeOverlay:
         for parent, first, end in spans.values():
             at = self.createIndex(parent.position, 0, parent)
             self._signal("dataChanged", self.index(first, 0, at), self.index(end, last, at))
-        turns = (np.arange(len(self._turns)) if force_turns
+        turns = (np.arange(len(self._turns)) if force_turns   # the turns made only
                  else np.unique(self._turn_of[rows]) if len(rows) else ())
+        turns = turns[turns < len(self._turns)] if len(turns) else turns
         if len(turns):
             first, end = self._turns[int(turns[0])].position, self._turns[int(turns[-1])].position
             self._signal("dataChanged", self.index(first, 0), self.index(end, last))
