@@ -263,3 +263,34 @@ def test_an_overlay_on_a_tree_of_turns_not_all_made(many_turns):
     last = model.index(model.rowCount() - 1, 3).data()
     assert last.endswith("in view") and last.split("/")[0] == last.split("/")[1].split()[0]
     assert model.rowCount() == 1 + model.turn_count()
+
+
+def test_a_big_sessions_comparison_is_computed_off_the_gui_thread(qtbot, demo, monkeypatch):
+    import threading
+
+    from explorer.session import preview
+    from widgets import compare_model
+    from widgets.compare_model import CompareModel
+    data = load_session(demo, _sessions(demo, 1)[0])
+    strategies = ["M0", "M1", "M2", "spring-tokens"]
+    expected = preview.compare(data.log, 3000, strategies, data.settings)
+    threads = []
+
+    def compare(*args):
+        threads.append(threading.current_thread())
+        return preview.compare(*args)
+    monkeypatch.setattr(compare_model, "compare", compare)
+    jobs = JobPool()
+    model = CompareModel(jobs=jobs)
+    monkeypatch.setattr(compare_model, "BIG_LOG", data.log.n + 1)   # not big: here and now
+    model.schedule(data.log, 3000, strategies, data.settings)
+    model.refresh()
+    assert model.rows() == expected and threads == [threading.main_thread()]
+    monkeypatch.setattr(compare_model, "BIG_LOG", data.log.n)   # big: in a worker
+    model.schedule(data.log, 3000, strategies, data.settings)
+    with qtbot.waitSignal(model.refreshed, timeout=30_000):
+        model.refresh()
+        assert model.busy()
+    assert model.rows() == expected and threads[-1] is not threading.main_thread()
+    assert not model.busy()
+    jobs.wait()

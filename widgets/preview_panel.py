@@ -37,6 +37,7 @@ from widgets.metrics_strip import MetricsStrip
 from widgets.plain_text import whole_tip
 from widgets.strategy_picker import StrategyPicker
 from widgets.texts import ORDER_TEXT
+from widgets.workers import JobPool
 
 
 class PreviewPanel(QWidget):
@@ -60,7 +61,8 @@ class PreviewPanel(QWidget):
     reload_needed = Signal()
     settings_changed = Signal(object)
 
-    def __init__(self, budget: int = 4000, parent: QWidget | None = None) -> None:
+    def __init__(self, budget: int = 4000, parent: QWidget | None = None,
+                 jobs: JobPool | None = None) -> None:
         super().__init__(parent)
         self._data: SessionData | None = None
         self._reading = ""   # the session whose tree is shown while the rest is read
@@ -81,7 +83,7 @@ class PreviewPanel(QWidget):
         self.estimator = estimator_box(self)
         self.budget_control = BudgetControl(budget, self)
         self.strip = MetricsStrip(self)
-        self.compare = CompareModel(self)
+        self.compare = CompareModel(self, jobs)   # jobs: a big session compared off the GUI thread
         self.table = QTableView(self)
         self.table.setModel(self.compare)
         self.table.verticalHeader().hide()

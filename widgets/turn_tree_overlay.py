@@ -99,7 +99,11 @@ class TurnTreeOverlay:
         is many parents (an overlay laid on or taken off a big expanded tree), one
         layoutChanged instead: a view answers each dataChanged with a search of its rows."""
         spans: dict[int, list] = {}
-        for row in rows.tolist():
+        built = rows
+        if len(rows) > len(self._node_of):   # most rows not made (a big session): the made ones
+            made = np.fromiter(self._node_of, dtype=np.int64, count=len(self._node_of))
+            built = np.intersect1d(made, rows, assume_unique=True)
+        for row in built.tolist():
             node = self._node_of.get(row)
             if node is None:
                 continue

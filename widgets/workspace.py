@@ -52,7 +52,7 @@ class Workspace(QWidget):
         self._requested: tuple | None = None  # what the newest load was asked with
         self.loader = SessionLoader(store, jobs, self)
         self.session_panel = SessionPanel(self)
-        self.preview = PreviewPanel(parent=self)
+        self.preview = PreviewPanel(parent=self, jobs=jobs)
         self.preview.set_order(self.order)
         self.preview.title.hide()  # the session panel's title says the same, next to it
         self.cost_plot = SessionCostPlot(self)
