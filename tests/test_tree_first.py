@@ -294,3 +294,20 @@ def test_a_big_sessions_comparison_is_computed_off_the_gui_thread(qtbot, demo, m
     assert model.rows() == expected and threads[-1] is not threading.main_thread()
     assert not model.busy()
     jobs.wait()
+
+
+def test_the_previews_caches_built_ahead_change_no_figure(demo):
+    from explorer.session import preview
+    session = _sessions(demo, 1)[0]
+    ahead, fresh = load_session(demo, session), load_session(demo, session)
+    preview.prepare(ahead.log)
+    corpus = ahead.log.__dict__["_one_session"]   # kept on the log, as the strategies keep it
+    assert corpus._groups is not None and corpus._messages is not None
+    assert "_one_session" not in fresh.log.__dict__
+    for strategy in ("M0", "M1", "M2", "M3", "M4", "spring-tokens", "spring-summary:3",
+                     "agentscope-tokens:4", "memory-window:8:2.0"):
+        for budget in (150, 2000):
+            a = preview.overlay(ahead.log, strategy, budget, ahead.settings)
+            b = preview.overlay(fresh.log, strategy, budget, fresh.settings)
+            assert np.array_equal(a.in_view, b.in_view) and a.metrics == b.metrics
+            assert a.errors == b.errors and a.synthetic == b.synthetic

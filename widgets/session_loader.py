@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from explorer.compaction.settings import CompactionSettings
 from explorer.model import CostSettings, Order
 from explorer.session.data import SessionData, SessionTree, load_session, load_tree
+from explorer.session.preview import prepare
 from explorer.session.turn_tree import TurnTree
 from explorer.store.db import Store
 from widgets.latest_job import LatestJob
@@ -38,6 +39,7 @@ def load_task(store: Store, session_id: str, order: Order, cost_settings: CostSe
                             first=first)
     finally:
         db.close()
+    prepare(data.log)   # what the first preview would build on the GUI thread
     reuse = first is not None and data.frame["eid"].equals(first.frame["eid"])
     tree = first.tree.marked(data.marks) if reuse else TurnTree.build(data.frame, data.marks)
     return replace(data, tree=tree)
