@@ -20,6 +20,7 @@ import polars as pl
 
 import queries
 from explorer.audits.marks import event_marks, rules_found
+from explorer.audits.stamped_tables import BUILDING
 from explorer.compaction import transforms
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
@@ -112,11 +113,19 @@ def load_tree(db: Db, session_id: str, order: Order = Order.SEQ,
               cost_settings: CostSettings | None = None,
               texts_from: Db | None = None) -> SessionTree:
     """The turn tree of a session, from the columns it lays out (one indexed query, DuckDB's
-    memory bounded to :data:`TREE_MEMORY`); the texts are read later from ``texts_from``."""
+    memory bounded to :data:`TREE_MEMORY`, or :data:`SESSION_MEMORY` while an audit table is
+    being built); the texts are read later from ``texts_from``."""
     cost_settings = cost_settings or CostSettings()
-    with bounded_memory(db, TREE_MEMORY):
-        frame = session_events(db, session_id, Order(order), cost_settings, texts=False,
-                               tree_only=True)
+    # DuckDB's limit is the database's: lowered to TREE_MEMORY only while no derived table
+    # is being built (which then waits the 2 s), else to SESSION_MEMORY as the full read's.
+    free = BUILDING.acquire(blocking=False)
+    try:
+        with bounded_memory(db, TREE_MEMORY if free else SESSION_MEMORY):
+            frame = session_events(db, session_id, Order(order), cost_settings, texts=False,
+                                   tree_only=True)
+    finally:
+        if free:
+            BUILDING.release()
     tree = TurnTree.build(frame, [])   # no marks yet
     return SessionTree(session_id, Order(order), cost_settings, frame, tree,
                        EventTexts(texts_from or db, frame["eid"].to_numpy()))
