@@ -10,8 +10,13 @@ from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
 from explorer.session.preview import compare
 from widgets.column_headers import column_header
+from widgets.latest_job import LatestJob
+from widgets.workers import JobPool, Worker
 
 DELAY_MS = 100   # the table waits this long after the last change before recomputing
+#: A session of this many events or more is compared off the GUI thread (when the model
+#: has a job pool): the 15 strategies over 3M events took 12 s of the GUI thread.
+BIG_LOG = 200_000
 #: Columns: (metric key, header, header tooltip).
 COLUMNS = (
     ("strategy", "strategy", "The strategy as written on the command line."),
@@ -51,8 +56,9 @@ class CompareModel(QAbstractTableModel):
 
     refreshed = Signal()
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, jobs: JobPool | None = None) -> None:
         super().__init__(parent)
+        self._latest = LatestJob(jobs, self) if jobs is not None else None
         self._rows: list[dict] = []
         self._columns = COLUMNS
         self._providers: tuple[str, ...] = ()
@@ -77,13 +83,34 @@ class CompareModel(QAbstractTableModel):
             return
         log, budget, strategies, settings = self._pending
         self._pending = None
-        self.set_rows(compare(log, budget, strategies, settings, self._providers))
+        providers = self._providers
+        if self._latest is not None and log.n >= BIG_LOG:   # off the GUI thread
+            worker = Worker(lambda progress, should_stop: compare(log, budget, strategies,
+                                                                  settings, providers),
+                            "compare")
+            worker.signals.finished.connect(self._on_worker_finished)
+            self._latest.start(worker)
+            return
+        self.set_rows(compare(log, budget, strategies, settings, providers))
         self.refreshed.emit()
+
+    def busy(self) -> bool:
+        """A comparison is being computed off the GUI thread."""
+        return self._latest is not None and self._latest.busy()
+
+    @Slot(object)
+    def _on_worker_finished(self, rows: list[dict]) -> None:
+        if self._latest is not None and self._latest.is_current(self.sender()):
+            self._latest.done()
+            self.set_rows(rows)
+            self.refreshed.emit()
 
     def clear(self) -> None:
         """No session: no rows, nothing pending."""
         self.timer.stop()
         self._pending = None
+        if self._latest is not None:
+            self._latest.drop()
         self.set_rows([])
 
     def set_rows(self, rows: list[dict]) -> None:

@@ -39,6 +39,7 @@ from widgets.plain_text import whole_tip
 from widgets.provider_picker import ProviderPicker
 from widgets.strategy_picker import StrategyPicker
 from widgets.texts import ORDER_TEXT
+from widgets.workers import JobPool
 
 
 class PreviewPanel(QWidget):
@@ -66,9 +67,11 @@ class PreviewPanel(QWidget):
     settings_changed = Signal(object)
     provider_view_changed = Signal(object)
 
-    def __init__(self, budget: int = 4000, parent: QWidget | None = None) -> None:
+    def __init__(self, budget: int = 4000, parent: QWidget | None = None,
+                 jobs: JobPool | None = None) -> None:
         super().__init__(parent)
         self._data: SessionData | None = None
+        self._reading = ""   # the session whose tree is shown while the rest is read
         self._overlay: ViewOverlay | None = None
         self.title = QLabel(self)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
@@ -88,7 +91,7 @@ class PreviewPanel(QWidget):
         self.estimator = estimator_box(self)
         self.budget_control = BudgetControl(budget, self)
         self.strip = MetricsStrip(self)
-        self.compare = CompareModel(self)
+        self.compare = CompareModel(self, jobs)   # jobs: a big session compared off the GUI thread
         self.table = QTableView(self)
         self.table.setModel(self.compare)
         self.table.verticalHeader().hide()
@@ -136,9 +139,10 @@ class PreviewPanel(QWidget):
         layout.addWidget(self.table, 1)
 
     # -- public API -------------------------------------------------------------------------
-    def set_session(self, data: SessionData | None) -> None:
-        """Preview on ``data`` (None: no session); emits ``overlay_changed``."""
-        self._data = data
+    def set_session(self, data: SessionData | None, reading: str = "") -> None:
+        """Preview on ``data`` (None: no session, or the session ``reading`` whose tree is
+        shown while the rest is read); emits ``overlay_changed``."""
+        self._data, self._reading = data, reading if data is None else ""
         self.compare.clear()
         self._update()
         self.compare.refresh()  # a new session: the table need not wait for the budget
@@ -204,7 +208,8 @@ class PreviewPanel(QWidget):
         """Why the loaded session cannot be previewed with the panel's settings ("" if it can)."""
         data = self._data
         if data is None:
-            return "No session selected."
+            return (f"Reading {elided(self._reading)}: its costs…" if self._reading
+                    else "No session selected.")
         if data.order != self.order():
             return f"Reloading the session in {self.order().value} order…"
         if data.cost_settings != self.cost_settings():

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.model import Order
-from explorer.session.data import SessionData, load_session
+from explorer.session.data import SessionData, SessionTree, load_session
 from explorer.session.view_overlay import ViewOverlay
 from explorer.store.db import Db
 from explorer.text_escape import elided, visible
@@ -48,6 +48,7 @@ class SessionPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.data: SessionData | None = None
+        self.first: SessionTree | None = None   # the tree shown before ``data`` came
         self.session_id = ""
         self._shown: tuple = ()  # what the detail shows, to skip rewriting the same text
         self.title = QLabel("Select a session to see its turns.", self)
@@ -136,23 +137,52 @@ class SessionPanel(QWidget):
         return super().eventFilter(watched, event)
 
     # -- content --------------------------------------------------------------------------
-    def set_data(self, data: SessionData) -> None:
-        """Show a session already loaded (no database access here); the first turn expanded."""
+    def set_tree(self, first: SessionTree) -> None:
+        """Show a session's turn tree before the rest of it is read (no marks yet, the
+        first turn expanded); :meth:`set_data` then completes it in place."""
         self._release()
+        self.data, self.first, self.session_id = None, first, first.session_id
+        self.model.set_session(first.frame, first.marks, first.texts, first.tree)
+        self.detail.show_event(None)
+        self._shown = ()
+        self._set_title(first.session_id, f": {first.frame.height:,} events in "
+                        f"{first.turns:,} turn(s), {Order(first.order).value} order · "
+                        "reading its costs and marks…")
+        if self.model.rowCount():
+            self.tree.expand(self.model.first_turn())
+        self.finding_label.setText("reading the marks…")
+        self.next_button.setEnabled(False)
+        self.previous_button.setEnabled(False)
+
+    def set_data(self, data: SessionData) -> None:
+        """Show a session already loaded (no database access here); the first turn expanded.
+        When its tree is shown already (:meth:`set_tree`, same session and order), the tree
+        takes the rest in place: what the user expanded and selected meanwhile stays."""
+        first, self.first = self.first, None
+        completes = (first is not None and data.tree is not None
+                     and (first.session_id, first.order) == (data.session_id, data.order))
+        if not completes:
+            self._release()
         self.data, self.session_id = data, data.session_id
-        self.model.set_session(data.frame, data.marks, data.texts)
+        if not completes or not self.model.complete_session(data.frame, data.marks,
+                                                            data.texts, data.tree):
+            self.model.set_session(data.frame, data.marks, data.texts, data.tree)
+            if self.model.rowCount():
+                self.tree.expand(self.model.first_turn())
         self.detail.show_event(None)
         self._shown = ()
         about = (f": {data.frame.height:,} events in {data.turns:,} turn(s), "
                  f"{Order(data.order).value} order · {data.cost_text()}")
         if data.usage.responses:
             about += f"\n{data.usage.text()} (as the writer reported it; never the cost)"
-        # the session id is log text: elided in the title, whole (escaped) in its tooltip
-        self.title.setText(elided(data.session_id) + about)
-        self.title.setToolTip(tooltip(visible(data.session_id) + about))
-        if self.model.rowCount():
-            self.tree.expand(self.model.first_turn())
+        self._set_title(data.session_id, about)
         self._show_finding_count()
+        self._show_current(self.tree.currentIndex())
+
+    def _set_title(self, session_id: str, about: str) -> None:
+        # the session id is log text: elided in the title, whole (escaped) in its tooltip
+        self.title.setText(elided(session_id) + about)
+        self.title.setToolTip(tooltip(visible(session_id) + about))
 
     def show_session(self, db: Db, session_id: str, order: Order) -> None:
         """Load one session on this thread and show it (until the window loads off-thread)."""
@@ -161,7 +191,7 @@ class SessionPanel(QWidget):
     def clear(self) -> None:
         """Show nothing."""
         self._release()
-        self.data, self.session_id = None, ""
+        self.data, self.first, self.session_id = None, None, ""
         self.model.clear()
         self.detail.show_event(None)
         self._shown = ()
@@ -171,8 +201,9 @@ class SessionPanel(QWidget):
 
     def _release(self) -> None:
         """Let go of the shown session's text reads (their cursor)."""
-        if self.data is not None and self.data.texts is not None:
-            self.data.texts.close()
+        for shown in (self.data, self.first):
+            if shown is not None and shown.texts is not None:
+                shown.texts.close()
 
     def set_overlay(self, overlay: ViewOverlay | None) -> None:
         """Lay a compaction preview over the tree; the detail of the current row follows."""
@@ -269,9 +300,13 @@ class SessionPanel(QWidget):
             row = node.row if node is not None else None
             shown = (self.session_id, row, self._view_state(row) if row is not None else None)
             if shown != self._shown:  # a slider move rarely changes the current row's state
-                event = self.model.event(row) if row is not None else None
-                self.detail.show_event(event, self.session_id, shown[2],
-                                       self.data.cost_settings.describe())
+                if self.data is None and row is not None:   # the tree came first
+                    self.detail.setPlainText("Reading the event's costs and marks…")
+                    shown = ()   # shown once the rest is read (set_data)
+                else:
+                    event = self.model.event(row) if row is not None else None
+                    estimate = self.data.cost_settings.describe() if self.data else ""
+                    self.detail.show_event(event, self.session_id, shown[2], estimate)
         self._shown = shown
 
     def _view_state(self, row: int) -> ViewState | None:

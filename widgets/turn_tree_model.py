@@ -3,7 +3,8 @@ with the audit marks and, when a compaction preview is laid over it, the view's 
 
 A RESULT sits under the CALL that the one-to-one display pairing of AUDITS.md gives it,
 wherever it is in the log; a RESULT with no such CALL (orphan, or before its CALL) stays
-where it sits, marked. A turn's events are built when the turn is expanded.
+where it sits, marked. A turn's events are built when the turn is expanded; the turns
+themselves a block at a time (:data:`TURN_BLOCK`), as the view scrolls to the last made.
 
 A :class:`~explorer.session.view_overlay.ViewOverlay` greys the events the view drops, marks its
 errors and adds its synthetic items as rows: under the CALL they follow, else right after
@@ -34,6 +35,10 @@ Index = QModelIndex | QPersistentModelIndex
 _NCOLUMNS = len(COLUMNS)
 _ROLE = Qt.ItemDataRole
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+#: Turns made at once: on open, then each time the view scrolls to the end of those made
+#: (a session of 536,000 turns: the view lays out 1,000 rows, not all of them, on each
+#: change, and opening makes 1,000 rows instead of 536,000 in 1.2 s).
+TURN_BLOCK = 1000
 
 
 class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
@@ -49,17 +54,68 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
 
     # -- content --------------------------------------------------------------------------
     def set_session(self, frame: pl.DataFrame, marks: list[frozenset[str]],
-                    texts: Texts | None = None) -> None:
+                    texts: Texts | None = None, tree: TurnTree | None = None) -> None:
         """Show a :func:`explorer.tokens.session_events.session_events` frame and its event
         marks (no overlay); ``texts`` reads the texts of a narrow frame (default: the
-        frame's own ``text`` column)."""
+        frame's own ``text`` column); ``tree`` is the frame's :class:`TurnTree` when it was
+        built already (off the GUI thread). Only the turns are made: a turn's rows are made
+        when it is expanded (:meth:`fetchMore`)."""
         self.beginResetModel()
-        self._frame, self._marks, self._overlay = frame, marks, None
-        self._texts = texts if texts is not None else FrameTexts(frame)
+        self._overlay = None
         self._synth: dict[int | None, tuple[SyntheticItem, ...]] = {}
         self._errors: dict[int, tuple[str, ...]] = {}
         self._in_view: np.ndarray | None = None
-        self.tree = tree = TurnTree.build(frame, marks)
+        self._take(frame, marks, texts, tree if tree is not None else TurnTree.build(frame, marks))
+        self._turn_in_view = self._turn_size
+        self._turn_errors: dict[int, dict[str, int]] = defaultdict(dict)  # turns with errors
+        self._node_of: dict[int, Node] = {}   # the rows built (their turn expanded once)
+        self._root = Node(None)
+        self._root.children = []
+        self._turns: list[Node] = []   # the turns made so far, in order (a prefix)
+        self._add_turns(TURN_BLOCK)
+        self.endResetModel()
+
+    def _add_turns(self, count: int) -> int:
+        """Make the next ``count`` turns' rows (after the synthetic rows at the top, if any);
+        the first row added."""
+        start, end = len(self._turns), min(len(self._turns) + count, len(self._top_rows))
+        # Many turns at once (expand all on a big session): the cyclic GC, run again and
+        # again over a heap of millions of objects while they are made, took 1.1 s of 1.6.
+        gc.disable()
+        try:
+            made = [Node(self._root, turn=t) for t in range(start, end)]
+        finally:
+            gc.enable()
+        self._turns += made
+        at = len(self._root.children)
+        self._root.children += made
+        number(self._root.children, at)
+        return at
+
+    def _fetch_turns(self, count: int) -> None:
+        """Add ``count`` more turns at the end of the tree (told to the views)."""
+        if len(self._turns) >= len(self._top_rows):
+            return
+        at, count = len(self._root.children), min(count, len(self._top_rows) - len(self._turns))
+        self.beginInsertRows(QModelIndex(), at, at + count - 1)
+        self._add_turns(count)
+        self.endInsertRows()
+
+    def _turn(self, turn: int) -> Node:
+        """The row of turn ``turn``, the turns before it made first if need be."""
+        if turn >= len(self._turns):
+            self._fetch_turns(turn + 1 - len(self._turns))
+        return self._turns[turn]
+
+    def turn_count(self) -> int:
+        """How many turns the session has (the tree shows them a block at a time)."""
+        return len(self._top_rows)
+
+    def _take(self, frame: pl.DataFrame, marks: list[frozenset[str]], texts: Texts | None,
+              tree: TurnTree) -> None:
+        self._frame, self._marks = frame, marks
+        self._texts = texts if texts is not None else FrameTexts(frame)
+        self.tree = tree
         self._findings: list[int] | None = None
         self._kind, self._tool, self._call = tree.kind, tree.tool, tree.call_id
         self._note = tree.note
@@ -69,20 +125,27 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self._tree_order, self._tree_pos, self._turn_of = tree.tree_order, tree.tree_pos, tree.turn_of
         self._turn_size, self._turn_cost = tree.turn_size, tree.turn_cost
         self._turn_marks = tree.turn_marks
-        self._turn_in_view = self._turn_size
-        self._turn_errors: dict[int, dict[str, int]] = defaultdict(dict)  # turns with errors
-        self._node_of: dict[int, Node] = {}   # the rows built (their turn expanded once)
-        self._root = Node(None)
-        # Half a million turns of a big session: the cyclic GC, run again and again over a
-        # heap of millions of objects while they are made, took 1.1 s of 1.6.
-        gc.disable()
-        try:
-            self._turns = [Node(self._root, turn=t) for t in range(len(self._top_rows))]
-        finally:
-            gc.enable()
-        self._root.children = list(self._turns)
-        number(self._root.children)
-        self.endResetModel()
+
+    def complete_session(self, frame: pl.DataFrame, marks: list[frozenset[str]],
+                         texts: Texts | None, tree: TurnTree) -> bool:
+        """Take the full frame and the marks of the session shown, read after its tree
+        (:func:`explorer.session.data.load_tree`): when it holds the same events in the same
+        order, the rows made, the expansion and the selection stay, and only their cells
+        change (True); else the tree is shown anew (:meth:`set_session`, False)."""
+        old = self._frame
+        same = (frame.height == old.height and "eid" in old.columns
+                and np.array_equal(frame["eid"].to_numpy(), old["eid"].to_numpy()))
+        if not same:
+            self.set_session(frame, marks, texts, tree)
+            return False
+        if self._texts is not texts:
+            self._texts.close()
+        self.layoutAboutToBeChanged.emit()
+        self._take(frame, marks, texts, tree)
+        if self._overlay is None:
+            self._turn_in_view = self._turn_size
+        self.layoutChanged.emit()
+        return True
 
     def node(self, index: Index) -> Node:
         return index.internalPointer() if index.isValid() else self._root
@@ -107,7 +170,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         """The first turn opened by a USER event (the preamble is turn 0), else the first."""
         if not self._turns:
             return QModelIndex()
-        turn = self._turns[1 if len(self._turns) > 1 and self._turn_no[0] == 0 else 0]
+        turn = self._turn(1 if len(self._top_rows) > 1 and self._turn_no[0] == 0 else 0)
         return self.createIndex(turn.position, 0, turn)
 
     def event_count(self) -> int:
@@ -137,7 +200,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
 
     def index_of_row(self, row: int) -> QModelIndex:
         """The index of a frame row, building its turn first if needed."""
-        turn = self._turns[int(self._turn_of[row])]
+        turn = self._turn(int(self._turn_of[row]))
         if turn.children is None:
             self.fetchMore(self.createIndex(turn.position, 0, turn))
         node = self._node_of[row]
@@ -145,17 +208,23 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
 
     def fetch_all(self) -> None:
         """Build every turn (before an expand-all)."""
+        self._fetch_turns(len(self._top_rows))
         for turn in self._turns:
             if turn.children is None:
                 self.fetchMore(self.createIndex(turn.position, 0, turn))
 
     # -- lazy children --------------------------------------------------------------------
     def canFetchMore(self, parent: Index) -> bool:
+        if not parent.isValid():   # the turns: a block at a time, as the view scrolls down
+            return len(self._turns) < len(self._top_rows)
         node = self.node(parent)
         return node.turn is not None and node.children is None
 
     def fetchMore(self, parent: Index) -> None:
         if not self.canFetchMore(parent):
+            return
+        if not parent.isValid():
+            self._fetch_turns(TURN_BLOCK)
             return
         node = self.node(parent)
         children = self._build(node, self._top_rows[node.turn])

@@ -57,7 +57,7 @@ class TurnTreeOverlay:
         self._overlay = overlay
         self._in_view = np.asarray(overlay.in_view, dtype=bool) if overlay is not None else None
         self._errors = dict(overlay.errors) if overlay is not None else {}
-        self._turn_in_view = (np.bincount(self._turn_of[self._in_view], minlength=len(self._turns))
+        self._turn_in_view = (np.bincount(self._turn_of[self._in_view], minlength=len(self._top_rows))
                               if self._in_view is not None else self._turn_size)
         self._turn_errors = defaultdict(dict)
         for row, errors in self._errors.items():
@@ -99,7 +99,11 @@ class TurnTreeOverlay:
         is many parents (an overlay laid on or taken off a big expanded tree), one
         layoutChanged instead: a view answers each dataChanged with a search of its rows."""
         spans: dict[int, list] = {}
-        for row in rows.tolist():
+        built = rows
+        if len(rows) > len(self._node_of):   # most rows not made (a big session): the made ones
+            made = np.fromiter(self._node_of, dtype=np.int64, count=len(self._node_of))
+            built = np.intersect1d(made, rows, assume_unique=True)
+        for row in built.tolist():
             node = self._node_of.get(row)
             if node is None:
                 continue
@@ -113,8 +117,9 @@ class TurnTreeOverlay:
         for parent, first, end in spans.values():
             at = self.createIndex(parent.position, 0, parent)
             self._signal("dataChanged", self.index(first, 0, at), self.index(end, last, at))
-        turns = (np.arange(len(self._turns)) if force_turns
+        turns = (np.arange(len(self._turns)) if force_turns   # the turns made only
                  else np.unique(self._turn_of[rows]) if len(rows) else ())
+        turns = turns[turns < len(self._turns)] if len(turns) else turns
         if len(turns):
             first, end = self._turns[int(turns[0])].position, self._turns[int(turns[-1])].position
             self._signal("dataChanged", self.index(first, 0), self.index(end, last))

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from explorer.model import Order
-from explorer.session.data import SessionData
+from explorer.session.data import SessionData, SessionTree
 from explorer.session.preview import transform_key
 from explorer.store.db import Store
 from explorer.text_escape import elided, visible
@@ -27,6 +27,7 @@ class Workspace(QWidget):
     the preview and the plot show it. The preview's budget and the plot's line move together.
 
     Signals:
+        tree_shown(str): the session's turn tree is shown (the rest is being read).
         session_shown(str): the session is loaded and shown (with its preview applied).
         order_changed(object): the user picked another order in the preview panel.
         settings_changed(): the token ratios, the transforms or the strategy's settings
@@ -36,6 +37,7 @@ class Workspace(QWidget):
     #: Its tab in the main window: title, tooltip.
     TAB = ("Session", "")
 
+    tree_shown = Signal(str)
     session_shown = Signal(str)
     order_changed = Signal(object)
     settings_changed = Signal()
@@ -51,7 +53,7 @@ class Workspace(QWidget):
         self._requested: tuple | None = None  # what the newest load was asked with
         self.loader = SessionLoader(store, jobs, self)
         self.session_panel = SessionPanel(self)
-        self.preview = PreviewPanel(parent=self)
+        self.preview = PreviewPanel(parent=self, jobs=jobs)
         self.preview.set_order(self.order)
         self.preview.title.hide()  # the session panel's title says the same, next to it
         self.cost_plot = SessionCostPlot(self)
@@ -86,6 +88,7 @@ class Workspace(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
 
+        self.loader.tree_loaded.connect(self._on_loader_tree_loaded)
         self.loader.loaded.connect(self._on_loader_loaded)
         self.loader.failed.connect(self._on_loader_failed)
         self.preview.overlay_changed.connect(self.session_panel.set_overlay)
@@ -167,6 +170,16 @@ class Workspace(QWidget):
         """Load the session again if what it depends on changed since the last request."""
         if self.session_id is not None and self._request() != self._requested:
             self.show_session(self.session_id, self._pending_event)
+
+    @Slot(object)
+    def _on_loader_tree_loaded(self, first: SessionTree) -> None:
+        """The session's tree, before the rest: shown at once; the preview and the plot wait
+        for the rest (they read every event's cost)."""
+        self.data = None
+        self.session_panel.set_tree(first)
+        self.cost_plot.set_session(None)
+        self.preview.set_session(None, reading=first.session_id)
+        self.tree_shown.emit(first.session_id)
 
     @Slot(object)
     def _on_loader_loaded(self, data: SessionData) -> None:

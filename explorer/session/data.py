@@ -4,6 +4,12 @@ The frame, its per-event marks and its :class:`SessionLog` share their rows: row
 the frame is event ``i`` of the log, in the order being viewed. The frame is narrow (no
 ``text``, no ``raw``): the texts of the rows shown are read by :attr:`SessionData.texts`, so
 the memory of a session of millions of events follows what the window shows of it.
+
+The window reads a session in two steps (:mod:`widgets.session_loader`): :func:`load_tree`
+first, the few columns the turn tree lays out and its :class:`TurnTree` (a session of 3M
+events: 2 s), so the tree is shown at once; then :func:`load_session`, everything else (the
+log the preview and the cost curve read, the marks, the usage), which the tree then takes
+without being rebuilt (same rows, same order).
 """
 
 from __future__ import annotations
@@ -14,18 +20,23 @@ import polars as pl
 
 import queries
 from explorer.audits.marks import event_marks, rules_found
+from explorer.audits.stamped_tables import BUILDING
 from explorer.compaction import transforms
 from explorer.compaction.log import SessionLog
 from explorer.compaction.settings import CompactionSettings
 from explorer.model import CostSettings, Order
 from explorer.session.event_texts import EventTexts, Texts
 from explorer.session.reported_usage import SessionUsage, session_usage
+from explorer.session.turn_tree import TurnTree
 from explorer.store.db import Db, bounded_memory
-from explorer.tokens.session_events import session_events
+from explorer.tokens.session_events import SessionChanged, session_events
 
 #: The memory DuckDB may use while it reads one session for the window (issue 13: one of
 #: 3M events read in 1.45 GB instead of 2.37 GB, 12 s instead of 6 s under load ~3).
 SESSION_MEMORY = 512 * 2**20
+#: The same for the tree read first (:func:`load_tree`): its few columns sort within 256 MB
+#: (the 3M-event session: 574 MB peak instead of 896 MB, no slower).
+TREE_MEMORY = 256 * 2**20
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,7 @@ class SessionData:
     log: SessionLog                # costs after the transforms the settings switch on
     usage: SessionUsage = SessionUsage()  # what the writer reported (never the cost)
     texts: Texts | None = None     # the texts of the frame's rows, read when shown
+    tree: TurnTree | None = None   # the frame's turn tree, when built off the GUI thread
 
     def event(self, row: int) -> dict:
         """One row of the frame as a dict, with its text and raw record."""
@@ -67,16 +79,77 @@ class SessionData:
         return self.frame["turn_no"].n_unique() if self.frame.height else 0
 
 
+@dataclass(frozen=True)
+class SessionTree:
+    """The first step of a session's load: the turn tree without marks (no rule run yet).
+
+    ``frame`` holds :data:`TREE_COLUMNS` only, in the order ``order``; row ``i`` is row ``i``
+    of the :class:`SessionData` frame that follows."""
+
+    session_id: str
+    order: Order
+    cost_settings: CostSettings
+    frame: pl.DataFrame
+    tree: TurnTree
+    texts: Texts | None = None
+
+    @property
+    def marks(self) -> list[frozenset[str]]:
+        """No marks yet (every row the one empty set)."""
+        return [_NONE] * self.frame.height
+
+    @property
+    def turns(self) -> int:
+        return len(self.tree.turn_no)
+
+
+#: The columns :func:`load_tree` reads (``queries/session_events_tree.sql``) and adds.
+TREE_COLUMNS = ("pos", "turn_no", "eid", "seq", "sub", "kind", "call_id", "tool", "cost",
+                "display_call_pos")
+_NONE: frozenset[str] = frozenset()
+
+
+def load_tree(db: Db, session_id: str, order: Order = Order.SEQ,
+              cost_settings: CostSettings | None = None,
+              texts_from: Db | None = None) -> SessionTree:
+    """The turn tree of a session, from the columns it lays out (one indexed query, DuckDB's
+    memory bounded to :data:`TREE_MEMORY`, or :data:`SESSION_MEMORY` while an audit table is
+    being built); the texts are read later from ``texts_from``."""
+    cost_settings = cost_settings or CostSettings()
+    # DuckDB's limit is the database's: lowered to TREE_MEMORY only while no derived table
+    # is being built (which then waits the 2 s), else to SESSION_MEMORY as the full read's.
+    free = BUILDING.acquire(blocking=False)
+    try:
+        with bounded_memory(db, TREE_MEMORY if free else SESSION_MEMORY):
+            frame = session_events(db, session_id, Order(order), cost_settings, texts=False,
+                                   tree_only=True)
+    finally:
+        if free:
+            BUILDING.release()
+    tree = TurnTree.build(frame, [])   # no marks yet
+    return SessionTree(session_id, Order(order), cost_settings, frame, tree,
+                       EventTexts(texts_from or db, frame["eid"].to_numpy()))
+
+
 def load_session(db: Db, session_id: str, order: Order = Order.SEQ,
                  cost_settings: CostSettings = CostSettings(),
                  settings: CompactionSettings = CompactionSettings(),
-                 texts_from: Db | None = None) -> SessionData:
+                 texts_from: Db | None = None, first: SessionTree | None = None) -> SessionData:
     """Read one session narrow (one indexed query, plus one for the transforms when they
     are on, one for the reported usage), with DuckDB's memory bounded (a session of
     millions of events: it spills its sorts). The texts are read later from ``texts_from``
-    (default ``db``; the window passes its store, whose connection outlives the worker's)."""
+    (default ``db``; the window passes its store, whose connection outlives the worker's).
+    ``first``: the session's tree read before (:func:`load_tree`) with the same order and
+    costs: its columns are not read again, nor its display pairing computed again."""
+    same = first is not None and (first.session_id, first.order, first.cost_settings) == (
+        session_id, Order(order), cost_settings)
+    known = first.frame if same else None
     with bounded_memory(db, SESSION_MEMORY):
-        frame = session_events(db, session_id, Order(order), cost_settings, texts=False)
+        try:
+            frame = session_events(db, session_id, Order(order), cost_settings, texts=False,
+                                   known=known)
+        except SessionChanged:   # the session changed since its tree was read: all of it again
+            frame = session_events(db, session_id, Order(order), cost_settings, texts=False)
     log = transforms.for_log(db, SessionLog.from_frame(session_id, frame), settings, cost_settings)
     texts = EventTexts(texts_from or db, frame["eid"].to_numpy())
     marks = event_marks(frame, rules_found(db, session_id, Order(order), cost_settings))

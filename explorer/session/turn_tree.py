@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
@@ -130,11 +130,7 @@ class TurnTree:
         del turn_idx, top, at, has
         turn_of[results] = turn_of[call_of[results]]
         costs = frame["cost"].to_numpy().astype(np.int64, copy=False)
-        turn_marks: dict[int, dict[str, int]] = defaultdict(dict)
-        for r in np.flatnonzero(np.fromiter(map(bool, marks), dtype=bool, count=len(marks))):
-            counts = turn_marks[int(turn_of[r])]
-            for m in marks[r]:
-                counts[m] = counts.get(m, 0) + 1
+        turn_marks = _turn_marks(turn_of, marks)
         return cls(
             kind=frame["kind"], tool=frame["tool"], call_id=frame["call_id"],
             seq=frame["seq"], sub=frame["sub"], cost=frame["cost"], turn_no=turn_no,
@@ -144,7 +140,21 @@ class TurnTree:
             turn_cost=np.bincount(turn_of, weights=costs, minlength=len(turn_no)),
             turn_marks=turn_marks, note=frame["note"] if "note" in frame.columns else None)
 
+    def marked(self, marks: list[frozenset[str]]) -> TurnTree:
+        """The same tree with the marks of its rows counted per turn (a tree built without)."""
+        return replace(self, turn_marks=_turn_marks(self.turn_of, marks))
+
     def finding_rows(self, marks: list[frozenset[str]]) -> list[int]:
         """The rows that carry a mark, in tree order."""
         marked = np.fromiter(map(bool, marks), dtype=bool, count=len(marks))
         return self.tree_order[marked[self.tree_order]].tolist()
+
+
+def _turn_marks(turn_of: np.ndarray, marks: list[frozenset[str]]) -> dict[int, dict[str, int]]:
+    """Per turn with marks, how many of its rows carry each mark."""
+    turn_marks: dict[int, dict[str, int]] = defaultdict(dict)
+    for r in np.flatnonzero(np.fromiter(map(bool, marks), dtype=bool, count=len(marks))):
+        counts = turn_marks[int(turn_of[r])]
+        for m in marks[r]:
+            counts[m] = counts.get(m, 0) + 1
+    return turn_marks

@@ -6,34 +6,58 @@ import numpy as np
 import polars as pl
 
 import queries
-
 from explorer.model import ORDER_KEYS, CostSettings, Order
 from explorer.store.db import Db
 from explorer.tokens import counts as token_counts
 
 
+class SessionChanged(ValueError):
+    """The rows of a session are not those of the tree frame read before (an import ran)."""
+
+
 def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
-                   settings: CostSettings = CostSettings(), *, texts: bool = True) -> pl.DataFrame:
+                   settings: CostSettings = CostSettings(), *, texts: bool = True,
+                   tree_only: bool = False, known: pl.DataFrame | None = None) -> pl.DataFrame:
     """The session's events in ``order`` with pos, turn_no, cost, call_pos, result_pos.
 
     ``texts=False`` leaves out the bulky ``text`` and ``raw`` and the unused ``call_pos`` and
     ``result_pos`` (a session of millions of events is read as its narrow columns;
-    :mod:`explorer.session.event_texts` reads texts by eid).
+    :mod:`explorer.session.event_texts` reads texts by eid). ``tree_only`` reads fewer
+    still: the columns the turn tree lays out (``queries/session_events_tree.sql``).
+    ``known`` is such a tree frame of the same session, order and settings, read before: only
+    the other columns are read (``texts=False``), and the frame is the narrow one, its
+    columns in the same order (:class:`SessionChanged` when the rows are not the same).
 
     ``turn_no`` is the derived turn (FORMAT.md: a turn opens at every USER event; 0 is
     the preamble); ``call_pos``/``result_pos`` are the pairing of AUDITS.md (positions
     are 1-based); ``display_call_pos`` is the one-to-one pairing the tree shows.
     """
     token_counts.ensure(db, settings, session_id)
-    fragments = {"order": ORDER_KEYS[Order(order)], "text": "text, raw," if texts else "",
+    wide = texts and not tree_only
+    fragments = {"order": ORDER_KEYS[Order(order)], "text": "text, raw," if wide else "",
                  **settings.fragments()}
     params = {"session_id": session_id, **settings.params()}
-    if texts:
+    if wide:
         frame = db.frame("session_events", fragments, **params)
+    elif known is not None:
+        return _with_rest(db, known, queries.render("session_events", **fragments), params)
     else:
         events = queries.render("session_events", **fragments)
-        frame = db.frame("session_events_narrow", {"events": events}, **params)
+        name = "session_events_tree" if tree_only else "session_events_narrow"
+        frame = db.frame(name, {"events": events}, **params)
     return frame.with_columns(display_pairs(frame))
+
+
+def _with_rest(db: Db, known: pl.DataFrame, events: str, params: dict) -> pl.DataFrame:
+    """The narrow frame from a tree frame and the rest of its columns (read now)."""
+    rest = db.frame("session_events_rest", {"events": events}, **params)
+    if not rest["pos"].equals(known["pos"]):
+        raise SessionChanged("the session changed while it was read")
+    narrow = queries.render("session_events_narrow", events=events)
+    described = db.con.execute(queries.render("session_events_columns", query=narrow),
+                               params).fetchall()
+    columns = [row[0] for row in described] + ["display_call_pos"]
+    return pl.concat([known, rest.drop("pos")], how="horizontal").select(columns)
 
 
 def display_pairs(frame: pl.DataFrame) -> pl.Series:
@@ -48,7 +72,7 @@ def display_pairs(frame: pl.DataFrame) -> pl.Series:
     it that opened level L.
     """
     n_rows = frame.height
-    kind = frame["kind"].cast(pl.String)
+    kind = frame["kind"]   # compared as it is (a categorical: no string per event made)
     is_call_all = (kind == "CALL").to_numpy()
     keep = np.flatnonzero((frame["call_id"].is_not_null().to_numpy())
                           & (is_call_all | (kind == "RESULT").to_numpy()))
