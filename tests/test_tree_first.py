@@ -311,3 +311,21 @@ def test_the_previews_caches_built_ahead_change_no_figure(demo):
             b = preview.overlay(fresh.log, strategy, budget, fresh.settings)
             assert np.array_equal(a.in_view, b.in_view) and a.metrics == b.metrics
             assert a.errors == b.errors and a.synthetic == b.synthetic
+
+
+def test_the_tree_read_first_labels_noted_events_as_the_full_load_does(store):
+    """Thinking and harness notes (FORMAT.md ``note``) are in the tree from its first read:
+    the tree keeps the notes it was built with when the rest arrives, so a tree read
+    without them would never show them (a real Claude Code file with thinking blocks)."""
+    from tests.conftest import CORPUS
+    path = next(p for p in sorted((CORPUS / "claude-code").rglob("*.jsonl"))
+                if '"thinking"' in p.read_text(encoding="utf-8"))
+    load(store, path)
+    session = store.con.execute(
+        "SELECT session_id FROM events JOIN event_details USING (eid) "
+        "WHERE note = 'thinking' LIMIT 1").fetchall()[0][0]
+    first = load_tree(store, session)
+    full = load_session(store, session)
+    assert first.tree.note is not None
+    assert first.tree.note.to_list() == full.frame["note"].to_list()
+    assert "thinking" in first.tree.note.to_list()
