@@ -47,7 +47,10 @@ FRAGMENTS = {
     "KEYED": queries.load("audit_cache_keyed"),
     "BPETEXT": ", text, ek, pk",
     "TEXT": "text, raw,",
-    "EVENTS": "SELECT 1 AS call_pos, 2 AS result_pos, 3 AS pos",
+    "EVENTS": ("SELECT 1 AS call_pos, 2 AS result_pos, 3 AS pos, 0 AS turn_no, 4 AS eid, "
+               "1 AS seq, 0 AS sub, 'USER' AS kind, NULL AS call_id, NULL AS tool, 0 AS cost, "
+               "NULL AS note"),
+    "QUERY": "(SELECT 1 AS pos)",
     **{k.upper(): v for k, v in CostSettings(tokenizer="o200k").fragments().items()},
 }
 #: The cache table the statements of each family read (made in demo_store).

@@ -11,13 +11,13 @@ the ``Task`` call whose ``input.prompt`` is the root's prompt.
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from explorer.formats import inflate
 from explorer.formats.lines import lines as safe_lines
 
 #: A line of an inline sidechain (the first pass reads it; every 2.x line says ``false``).
@@ -211,12 +211,17 @@ def _candidates(folders: list[Path], child: Path, session: str) -> Iterator[Path
 
 
 def _head(path: Path) -> bytes:
-    """The first bytes of a file (inflated when gzip)."""
-    if path.name.endswith(".gz"):
-        with gzip.open(path, "rb") as fh:
-            try:
-                return fh.read(_HEAD)
-            except (OSError, EOFError):
-                return b""
+    """The first bytes of a file (inflated when gzip, by the one bounded inflater; a cut or
+    damaged stream gives what came before)."""
     with open(path, "rb") as fh:
-        return fh.read(_HEAD)
+        if not path.name.endswith(".gz"):
+            return fh.read(_HEAD)
+        out = b""
+        try:
+            for piece in inflate.gunzip(fh, _HEAD):
+                out += piece
+                if len(out) >= _HEAD:
+                    break
+        except inflate.Cut:
+            pass
+        return out[:_HEAD]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.compaction.log import CALL, OTHER, RESULT, SUMMARY, SYSTEM, USER
+from explorer.compaction.log import CALL, NOTED, OTHER, RESULT, SUMMARY, SYSTEM, USER
 from explorer.model import KINDS
 
 #: Speakers of an item: who sends it (a tool result is its own speaker; providers place it).
@@ -40,7 +40,9 @@ class Request:
         n = self.n = len(self.kind)
         self.call = (self.kind == CALL) & (self.code >= 0)
         self.result = (self.kind == RESULT) & (self.code >= 0)
-        speaker = np.where(self.kind == USER, USER_SPEAKER, ASSISTANT_SPEAKER)
+        # a USER with a note (harness text: FORMAT.md) opens no turn but is sent as user text
+        speaker = np.where((self.kind == USER) | (self.kind == NOTED), USER_SPEAKER,
+                           ASSISTANT_SPEAKER)
         speaker[self.kind == RESULT] = USER_SPEAKER  # a RESULT without id is user text
         speaker[self.result] = TOOL_SPEAKER
         summary = self.kind == SUMMARY
