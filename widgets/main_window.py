@@ -6,12 +6,15 @@ Composition only: the work is done by :mod:`explorer` functions run in :mod:`wid
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
     QMessageBox,
+    QTableView,
     QWidget,
 )
 
@@ -62,6 +65,7 @@ class MainWindow(QMainWindow):
         self.last_report: ImportReport | None = None
         self.error_box: QMessageBox | None = None
         self._pending_event: dict | None = None
+        self._pending_step = 0  # F3 went on to another session: its first (+1) or last finding
         self._closed = False
 
         self.jobs = JobPool(self)
@@ -100,6 +104,9 @@ class MainWindow(QMainWindow):
         self.importer.failed.connect(self._on_importer_failed)
         self.importer.ended.connect(self.import_ended)
         self.sessions.audit_progressed.connect(self.job_status.set_step)
+        self.session_panel.across = self._finding_in_next_session
+        self.workspace.session_shown.connect(self._on_workspace_session_shown)
+        self._build_keyboard()
 
     # -- building -------------------------------------------------------------------------
     def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:
@@ -134,6 +141,43 @@ class MainWindow(QMainWindow):
         menus.quit_action.triggered.connect(self.close)
         menus.about_action.triggered.connect(self.show_about)
         menus.tab_requested.connect(self._on_menus_tab_requested)
+        menus.focus_requested.connect(self.focus_part)
+
+    def _build_keyboard(self) -> None:
+        """Tab leaves every table (its arrows move within it), and goes round the panes in
+        the order they are read: toolbar, session list, tree, detail, preview, plot."""
+        for view in self.findChildren(QTableView):
+            view.setTabKeyNavigation(False)
+        panel = self.session_panel
+        chain = [self.order_box, self.filter_edit, self.only_findings_box, self.table,
+                 self.findings.rule_box, self.findings.session_box, self.findings.view,
+                 panel.tree, panel.detail, panel.rule_box, *self.preview.focus_chain()]
+        for first, second in pairwise(chain):
+            QWidget.setTabOrder(first, second)
+
+    def focus_target(self, part: str) -> QWidget:
+        """The widget that takes the keyboard focus for ``part``: ``"tree"``,
+        ``"strategy"``, ``"budget"``, ``"compare"``, ``"sessions"``, ``"findings"``,
+        ``"sweep"``."""
+        return {"tree": self.session_panel.tree, "strategy": self.preview.picker.family,
+                "budget": self.preview.budget_control.box, "compare": self.preview.table,
+                "sessions": self.table, "findings": self.findings.view,
+                "sweep": self.sweep.strategy_list}[part]
+
+    @Slot(str)
+    def focus_part(self, part: str) -> None:
+        """Show the tab holding ``part`` (see :meth:`focus_target`) and give it the focus."""
+        widget = self.focus_target(part)
+        if part in ("sessions", "findings"):
+            self.left_tabs.setCurrentIndex(0 if part == "sessions" else
+                                           self.left_tabs.indexOf(self.findings))
+        else:
+            self.main_tabs.setCurrentWidget(self.sweep if part == "sweep" else self.workspace)
+        widget.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if part == "budget":
+            self.preview.budget_control.box.selectAll()  # typing replaces the number
+        elif part == "tree" and not widget.currentIndex().isValid() and widget.model().rowCount():
+            widget.setCurrentIndex(widget.model().index(0, 0))
 
     def _build_central(self) -> None:
         area = PanelArea(self.totals, self.table, self._panels, self)
@@ -248,7 +292,31 @@ class MainWindow(QMainWindow):
     # -- slots ----------------------------------------------------------------------------
     @Slot(str, int)
     def _on_menus_tab_requested(self, tabs: str, index: int) -> None:
-        (self.main_tabs if tabs == "main" else self.left_tabs).setCurrentIndex(index)
+        widget = (self.main_tabs if tabs == "main" else self.left_tabs).widget(index)
+        part = {self.table: "sessions", self.findings: "findings", self.workspace: "tree",
+                self.sweep: "sweep"}.get(widget)
+        if part is not None:
+            self.focus_part(part)
+
+    def _finding_in_next_session(self, step: int, rule: str | None) -> bool:
+        """F3 ran past the session's last finding (Shift+F3 before its first): show the
+        next (previous) session of the list with a finding of ``rule`` at its first (last)
+        finding; False when no other session has one."""
+        session = self.sessions.next_flagged(step, rule)
+        if session is None:
+            return False
+        self._pending_step = step
+        self.statusBar().showMessage(f"Findings go on in session {elided(session)}", 4000)
+        if not self.sessions.select_session(session):
+            self._pending_step = 0
+            return False
+        return True
+
+    @Slot(str)
+    def _on_workspace_session_shown(self, _session_id: str) -> None:
+        step, self._pending_step = self._pending_step, 0
+        if step:
+            self.session_panel.first_finding(step)
 
     @Slot()
     def _on_sessions_audit_started(self) -> None:

@@ -121,6 +121,12 @@ class PreviewPanel(QWidget):
         layout.addWidget(self.strip)
         layout.addWidget(self.table, 1)
 
+    def focus_chain(self) -> list[QWidget]:
+        """Its inputs in the order Tab visits them: top to bottom."""
+        return [*self.picker.focus_chain(), self.order_box, self.estimator, self.cjk_ratio,
+                self.other_ratio, self.budget_control.slider, self.budget_control.box,
+                self.table]
+
     # -- public API -------------------------------------------------------------------------
     def set_session(self, data: SessionData | None) -> None:
         """Preview on ``data`` (None: no session); emits ``overlay_changed``."""

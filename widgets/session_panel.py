@@ -4,12 +4,14 @@ legend, the detail of the selected row, and the finding navigation (F3 / Shift+F
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 
 import polars as pl
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -21,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.audits.marks import MARKS
+from explorer.audits.rules import RULE_TEXT
 from explorer.model import Order
 from explorer.session.data import SessionData, load_session
 from explorer.session.view_overlay import ViewOverlay
@@ -43,12 +47,18 @@ class SessionPanel(QWidget):
     """A title line, expand/collapse and finding buttons, the turn tree with its legend, and
     the detail of the current row. Emits no signals of its own (the tree's selection
     model says what is current).
+
+    ``across``: called as ``across(step, rule)`` when F3 (``step`` +1) runs past the last
+    finding of the session or Shift+F3 (-1) before the first, ``rule`` the one F3 is limited
+    to (None: all); it returns True when it went on to another session (the window's list),
+    False to wrap around in this one. None (the default): always wrap.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.data: SessionData | None = None
         self.session_id = ""
+        self.across: Callable[[int, str | None], bool] | None = None
         self._shown: tuple = ()  # what the detail shows, to skip rewriting the same text
         self.title = QLabel("Select a session to see its turns.", self)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
@@ -87,13 +97,28 @@ class SessionPanel(QWidget):
         self.previous_button = QPushButton("◀ Finding", self)
         self.next_button = QPushButton("Finding ▶", self)
         self.previous_button.setToolTip("Select the previous event with a finding (Shift+F3).")
-        self.next_button.setToolTip("Select the next event with a finding (F3).")
+        self.next_button.setToolTip("Select the next event with a finding (F3); past the last "
+                                    "one, the first of the next session with findings.")
+        # Reached by keyboard through F3, Shift+F3 and the View menu: out of the Tab chain.
+        for button in (self.expand_button, self.collapse_button, self.previous_button,
+                       self.next_button):
+            button.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.rule_box = QComboBox(self)
+        self.rule_box.setToolTip("The findings F3 and Shift+F3 step through: those of every "
+                                 "rule, or of one")
+        self.rule_box.addItem("all rules", "")
+        for rule in MARKS:
+            self.rule_box.addItem(rule.replace("_", " "), rule)
+            self.rule_box.setItemData(self.rule_box.count() - 1, RULE_TEXT[rule],
+                                      Qt.ItemDataRole.ToolTipRole)
+        self.rule_box.currentIndexChanged.connect(self._show_finding_count)
         self.finding_label = QLabel(self)
         self.finding_label.setTextFormat(Qt.TextFormat.PlainText)
         self.finding_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         for button in (self.expand_button, self.collapse_button, self.previous_button,
                        self.next_button):
             buttons.addWidget(button)
+        buttons.addWidget(self.rule_box)
         buttons.addWidget(self.finding_label, 1)
         self.expand_button.clicked.connect(self.expand_all)
         self.collapse_button.clicked.connect(self.tree.collapseAll)
@@ -219,36 +244,75 @@ class SessionPanel(QWidget):
         rows = exact or [r for r, _ in candidates]
         return self.select_row(rows[0]) if rows else None
 
+    def finding_rule(self) -> str | None:
+        """The rule F3 is limited to (None: every rule)."""
+        return self.rule_box.currentData() or None
+
+    def set_finding_rule(self, rule: str | None) -> None:
+        self.rule_box.setCurrentIndex(max(self.rule_box.findData(rule or ""), 0))
+
+    def finding_rows(self) -> list[int]:
+        """The frame rows F3 steps through, in tree order: those with a mark of the chosen
+        rule (of any rule when none is chosen)."""
+        rows = self.model.finding_rows()
+        rule = self.finding_rule()
+        if rule is None or self.data is None:
+            return rows
+        marks = self.data.marks
+        return [r for r in rows if rule in marks[r]]
+
     @Slot()
     def next_finding(self) -> int | None:
-        """Select the next event with a finding mark in tree order (wrapping)."""
+        """Select the next event with a finding mark in tree order; past the last, the
+        :attr:`across` hook may go on to another session (None is returned), else it wraps."""
         return self._step_finding(+1)
 
     @Slot()
     def previous_finding(self) -> int | None:
-        """Select the previous event with a finding mark in tree order (wrapping)."""
+        """Select the previous event with a finding mark in tree order (see
+        :meth:`next_finding`)."""
         return self._step_finding(-1)
 
-    def _step_finding(self, step: int) -> int | None:
-        rows = self.model.finding_rows()
+    def first_finding(self, step: int = +1) -> int | None:
+        """Select the first finding of the session (the last for ``step`` -1), never
+        leaving it: where F3 lands in the next session."""
+        rows = self.finding_rows()
         if not rows:
+            return None
+        n = 0 if step > 0 else len(rows) - 1
+        row = self.select_row(rows[n])
+        self._say_finding(n, len(rows))
+        return row
+
+    def _step_finding(self, step: int) -> int | None:
+        rows = self.finding_rows()
+        if not rows:
+            if self.across is not None and self.across(step, self.finding_rule()):
+                return None
             return None
         positions = self.model.finding_positions(rows)
         current = self.tree.currentIndex()
         at = self.model.tree_position(current) if current.isValid() else -1.0
-        if step > 0:
-            n = bisect_right(positions, at) % len(rows)
-        else:
-            n = (bisect_left(positions, at) - 1) % len(rows)
+        n = bisect_right(positions, at) if step > 0 else bisect_left(positions, at) - 1
+        if not 0 <= n < len(rows) and self.across is not None \
+                and self.across(step, self.finding_rule()):
+            return None
+        n %= len(rows)
         row = self.select_row(rows[n])
-        self.finding_label.setText(f"finding {n + 1} of {len(rows)}")
+        self._say_finding(n, len(rows))
         return row
 
-    def _show_finding_count(self) -> None:
-        count = len(self.model.finding_rows())
+    def _say_finding(self, n: int, count: int) -> None:
+        rule = self.finding_rule()
+        of = f" ({rule.replace('_', ' ')})" if rule else ""
+        self.finding_label.setText(f"finding {n + 1:,} of {count:,}{of}")
+
+    def _show_finding_count(self, *_args) -> None:
+        count = len(self.finding_rows())
         self.finding_label.setText(f"{count:,} event(s) with findings" if count else "no findings")
-        self.next_button.setEnabled(bool(count))
-        self.previous_button.setEnabled(bool(count))
+        has_any = bool(count) or (self.across is not None)
+        self.next_button.setEnabled(has_any)
+        self.previous_button.setEnabled(has_any)
 
     # -- detail ---------------------------------------------------------------------------
     def _on_tree_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:

@@ -137,6 +137,13 @@ class SessionsModel(QAbstractTableModel):
         values = self._row(row)
         return bool(values and values[_HAS_FINDINGS])
 
+    def has_findings_of(self, row: int, rule: str | None) -> bool:
+        """Whether the session of ``row`` has a finding of ``rule`` (None: of any rule)."""
+        if rule is None:
+            return self.has_findings(row)
+        values = self._row(row)
+        return bool(values and values[COLUMNS.index(rule)])
+
     def row_of(self, session_id: str) -> int | None:
         """The row of ``session_id`` under the current sort and filter; None when not shown."""
         if self._db is None:

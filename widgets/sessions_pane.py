@@ -117,6 +117,20 @@ class SessionsPane(QObject):
                 return model.session_id(row)
         return model.session_id(0) if model.rowCount() else None
 
+    def next_flagged(self, step: int, rule: str | None = None) -> str | None:
+        """The next session of the list (``step`` -1: the previous one), going round its
+        end, with a finding of ``rule`` (None: any); None when no other session has one."""
+        model, count = self.model, self.model.rowCount()
+        current = self.view.currentIndex()
+        start = current.row() if current.isValid() else (-1 if step > 0 else count)
+        for k in range(1, count + (not current.isValid())):
+            row = (start + k * step) % count
+            if row == start:
+                break
+            if model.has_findings_of(row, rule):
+                return model.session_id(row)
+        return None
+
     def select_session(self, session_id: str) -> bool:
         """Make ``session_id`` the current row and scroll to it; False when it is not shown."""
         row = self.model.row_of(session_id)

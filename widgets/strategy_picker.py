@@ -173,6 +173,16 @@ class StrategyPicker(QWidget):
         for line in (self.evict_excluded, self.prune_excluded):
             line.editingFinished.connect(self._on_input_changed)
 
+    def focus_chain(self) -> list[QWidget]:
+        """Its inputs in the order Tab visits them (those of hidden pages are skipped)."""
+        pages = [box for key in sorted({*self.arguments, *self.choices},
+                                       key=lambda k: self.family.findData(k[0]))
+                 for box in [self.arguments.get(key) or self.choices[key]]]
+        return [self.family, *pages, self.latest, self.summary_cost, self.placeholder_cost,
+                self.transforms_button, self.evict, self.evict_chars, self.evict_keep,
+                self.evict_excluded, self.prune, self.prune_protect, self.prune_minimum,
+                self.prune_chars, self.prune_keep, self.prune_excluded]
+
     # -- what it shows --------------------------------------------------------------------
     def params(self) -> StrategyParams:
         """The arguments of every family as currently set."""

@@ -34,16 +34,26 @@ TREE_ENTRIES = (("Next finding\tF3", "next_finding"),
                 ("Expand all turns", "expand_all"),
                 ("Collapse all turns", "collapse_all"))
 
+#: The View menu's entries that move the keyboard focus: (text, target, key).
+FOCUS_ENTRIES = (("Turn &tree", "tree", "Esc"),
+                 ("St&rategy", "strategy", "Ctrl+K"),
+                 ("&Budget", "budget", "Ctrl+B"),
+                 ("Strategy &comparison", "compare", "Ctrl+Shift+K"))
+
 
 class WindowMenus(QObject):
     """The menu bar's actions; the window connects their ``triggered`` to its slots.
 
     Signals:
         tab_requested(str, int): show tab ``int`` of the tab widget named ``"main"`` or
-            ``"left"`` (the View menu's Ctrl+1, Ctrl+2, Ctrl+L, Ctrl+Shift+F).
+            ``"left"`` (the View menu's Ctrl+1, Ctrl+2, Ctrl+L, Ctrl+Shift+F) and put the
+            keyboard focus in it.
+        focus_requested(str): put the keyboard focus on one of :data:`FOCUS_ENTRIES`'
+            targets (``"tree"``, ``"strategy"``, ``"budget"``, ``"compare"``).
     """
 
     tab_requested = Signal(str, int)
+    focus_requested = Signal(str)
 
     def __init__(self, bar: QMenuBar, tree: QObject, parent: QWidget,
                  settings: QSettings | None = None) -> None:
@@ -84,6 +94,13 @@ class WindowMenus(QObject):
             action.triggered.connect(
                 lambda _=False, t=tabs, i=index: self.tab_requested.emit(t, i))
             view.addAction(action)
+        view.addSeparator()
+        for text, target, key in FOCUS_ENTRIES:
+            action = QAction(text, parent)
+            action.setShortcut(QKeySequence(key))
+            action.triggered.connect(lambda _=False, t=target: self.focus_requested.emit(t))
+            view.addAction(action)
+        self.view_menu = view
 
         help_menu = bar.addMenu("&Help")
         self.about_action = QAction("&About Turnscope", parent)

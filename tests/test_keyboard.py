@@ -1,0 +1,144 @@
+"""The window driven by the keyboard alone (issue 17): the Tab order, the shortcuts that move
+the focus, F3 over one rule's findings and on into the next session, Escape to the tree."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from explorer.cli.demo import demo_paths
+from widgets.app import make_window
+
+WAIT = 60_000
+KEY = Qt.Key
+CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+
+
+def focus():
+    return QApplication.focusWidget()
+
+
+def press(qtbot, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    """One key, where a user's would go: to the widget with the focus."""
+    qtbot.keyClick(focus(), key, modifier)
+
+
+def current_event(window) -> dict:
+    panel = window.session_panel
+    row = panel.model.frame_row(panel.tree.currentIndex())
+    return window.workspace.data.frame.row(row, named=True) | {"row": row}
+
+
+@pytest.fixture
+def shown_window(qtbot):
+    """An empty window, shown and active (shortcuts only reach an active window)."""
+    window = make_window([])
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.audit_shown, timeout=WAIT):
+        pass
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    window.session_panel.tree.setFocus()
+    return window
+
+
+def test_open_pick_step_read_and_change_the_budget_with_keys_only(qtbot, shown_window,
+                                                                   monkeypatch):
+    window = shown_window
+    paths = [str(p) for p in demo_paths()]
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: (paths, ""))
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        press(qtbot, KEY.Key_O, CTRL)          # open: the first session with findings shows
+    assert window.model.rowCount() > 2
+
+    press(qtbot, KEY.Key_L, CTRL)              # the session list, with the focus in it
+    assert focus() is window.table
+    first = window.sessions.selected_session()
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        press(qtbot, KEY.Key_Down)             # pick the next session
+    picked = window.sessions.selected_session()
+    assert picked != first and window.workspace.data.session_id == picked
+    assert any(window.workspace.data.marks)    # the demo's second session has findings
+
+    press(qtbot, KEY.Key_Escape)               # back to the tree
+    assert focus() is window.session_panel.tree
+    press(qtbot, KEY.Key_F3)                   # step to a finding
+    event = current_event(window)
+    assert window.workspace.data.marks[event["row"]], "F3 stops on a marked event"
+
+    press(qtbot, KEY.Key_Tab)                  # read it: Tab goes from the tree to the detail
+    assert focus() is window.session_panel.detail
+    text = window.session_panel.detail.toPlainText()
+    assert f"seq: {event['seq']}\n" in text and f"kind: {event['kind']}\n" in text
+
+    press(qtbot, KEY.Key_B, CTRL)              # change the budget
+    assert focus() is window.preview.budget_control.box
+    qtbot.keyClicks(focus(), "8000")
+    press(qtbot, KEY.Key_Return)
+    assert window.preview.budget() == 8000
+    assert window.preview.current_overlay().budget == 8000
+    assert window.workspace.cost_plot.budget() == 8000
+
+
+def test_tab_leaves_the_tables_and_shift_tab_into_the_list_keeps_the_session(qtbot,
+                                                                            shown_window):
+    window = shown_window
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.import_paths([str(p) for p in demo_paths()])
+    chosen = window.sessions.selected_session()
+    press(qtbot, KEY.Key_K, CTRL | SHIFT)      # the strategy comparison
+    table = window.preview.table
+    assert focus() is table
+    press(qtbot, KEY.Key_Tab)
+    assert focus() is not table                # one Tab and it is out
+    # Back from the tree, Shift+Tab lands in the list without switching the session.
+    press(qtbot, KEY.Key_Escape)
+    assert focus() is window.session_panel.tree
+    press(qtbot, KEY.Key_Backtab, SHIFT)
+    assert focus() is window.table
+    assert window.sessions.selected_session() == chosen
+    press(qtbot, KEY.Key_Tab)
+    assert focus() is window.session_panel.tree
+    # Ctrl+Shift+F shows the findings with the focus in their table.
+    press(qtbot, KEY.Key_F, CTRL | SHIFT)
+    assert focus() is window.findings.view and window.left_tabs.currentWidget() is window.findings
+
+
+def test_f3_over_one_rule_goes_on_to_the_next_session_with_its_findings(qtbot, shown_window):
+    window = shown_window
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.import_paths([str(p) for p in demo_paths()])
+    panel = window.session_panel
+    # The rule with findings in the most sessions: F3 has a next session to go on to.
+    rules = {rule: [r for r in range(window.model.rowCount())
+                    if window.model.has_findings_of(r, rule)]
+             for rule in (panel.rule_box.itemData(i) for i in range(1, panel.rule_box.count()))}
+    rule, rows = max(rules.items(), key=lambda kv: len(kv[1]))
+    assert len(rows) >= 2
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.select_session(window.model.session_id(rows[0]))
+    panel.set_finding_rule(rule)
+    marks = window.workspace.data.marks
+    expected = [r for r in panel.model.finding_rows() if rule in marks[r]]
+    assert expected
+    press(qtbot, KEY.Key_Escape)
+    seen = []
+    for _ in expected:
+        press(qtbot, KEY.Key_F3)
+        seen.append(current_event(window)["row"])
+    assert seen == expected                    # only that rule's events, in tree order
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        press(qtbot, KEY.Key_F3)               # past the last: the next session with one
+    assert window.sessions.selected_session() == window.model.session_id(rows[1])
+    event = current_event(window)
+    assert rule in window.workspace.data.marks[event["row"]]
+    assert event["row"] == panel.finding_rows()[0]
+    # and Shift+F3 from its first finding goes back to the previous session's last one
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        press(qtbot, KEY.Key_F3, SHIFT)
+    assert window.sessions.selected_session() == window.model.session_id(rows[0])
+    assert current_event(window)["row"] == expected[-1]
