@@ -28,6 +28,7 @@ COLUMNS = (
 BAD = {"over", "empty", "orphan_results", "orphan_calls", "pair_split"}
 BAD_COLOUR = QColor(190, 30, 30)
 CURRENT_COLOUR = QColor(255, 236, 160)
+CURRENT_TEXT = QColor(30, 24, 0)   # dark on the light tint, under a dark palette too
 
 
 def cell_text(key: str, value) -> str:
@@ -106,6 +107,11 @@ class CompareModel(QAbstractTableModel):
     def rows(self) -> list[dict]:
         return list(self._rows)
 
+    def current_row(self) -> int | None:
+        """The row of the highlighted strategy (None when it has none)."""
+        return next((i for i, r in enumerate(self._rows) if r["strategy"] == self._current),
+                    None)
+
     def current(self) -> str:
         return self._current
 
@@ -133,6 +139,8 @@ class CompareModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and key in BAD and value:
             return QBrush(BAD_COLOUR)
+        if role == Qt.ItemDataRole.ForegroundRole and current:
+            return QBrush(CURRENT_TEXT)
         if role == Qt.ItemDataRole.BackgroundRole and current:
             return QBrush(CURRENT_COLOUR)
         if role == Qt.ItemDataRole.FontRole and (current or (key in BAD and value)):

@@ -97,6 +97,7 @@ class PreviewPanel(QWidget):
         self.estimator.currentIndexChanged.connect(self._on_estimator_current_index_changed)
         self.budget_control.budget_changed.connect(self._on_budget_control_budget_changed)
         self.table.activated.connect(self._on_table_activated)
+        self.compare.modelReset.connect(self._show_current_row)
         self._update()
 
     def _layout(self) -> None:
@@ -104,14 +105,17 @@ class PreviewPanel(QWidget):
         QVBoxLayout(strategy).addWidget(self.picker)
         reading = QGroupBox("Reading", self)
         form = QFormLayout(reading)
-        form.addRow("Order", self.order_box)
-        form.addRow("Estimate", self.estimator)
+        form.setContentsMargins(6, 2, 6, 2)
+        first = QHBoxLayout()
+        first.addWidget(self.order_box, 1)
+        first.addWidget(QLabel("Estimate", reading))
+        first.addWidget(self.estimator, 2)
+        form.addRow("Order", first)
         ratios = QHBoxLayout()
-        ratios.addWidget(QLabel("CJK", reading))
         ratios.addWidget(self.cjk_ratio)
         ratios.addWidget(QLabel("other", reading))
         ratios.addWidget(self.other_ratio)
-        form.addRow(ratios)
+        form.addRow("CJK", ratios)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
@@ -120,6 +124,15 @@ class PreviewPanel(QWidget):
         layout.addWidget(self.budget_control)
         layout.addWidget(self.strip)
         layout.addWidget(self.table, 1)
+        # Room for the header and at least six strategies (the previewed one kept in view).
+        self.table.setMinimumHeight(self.table_height(6))
+
+    def table_height(self, rows: int) -> int:
+        """The comparison's height showing ``rows`` rows, its header and scroll bar."""
+        table = self.table
+        return (table.horizontalHeader().sizeHint().height()
+                + rows * table.verticalHeader().defaultSectionSize()
+                + table.horizontalScrollBar().sizeHint().height() + 2 * table.frameWidth())
 
     def focus_chain(self) -> list[QWidget]:
         """Its inputs in the order Tab visits them: top to bottom."""
@@ -209,6 +222,8 @@ class PreviewPanel(QWidget):
     def _update(self) -> None:
         """Recompute the overlay, show its metrics, emit it; schedule the comparison."""
         self.compare.set_current(self.strategy())
+        self.budget_control.set_ignored(not self.picker.uses_budget())
+        self._show_current_row()
         reason = self.stale_reason()
         data = self._data
         self.title.setText(reason if data is None else f"{elided(data.session_id)}: "
@@ -224,6 +239,12 @@ class PreviewPanel(QWidget):
             self.strip.set_metrics(self._overlay.metrics, budget)
             self.compare.schedule(data.log, budget, self.picker.texts(), self._settings)
         self.overlay_changed.emit(self._overlay)
+
+    def _show_current_row(self) -> None:
+        """Scroll the comparison to the previewed strategy's row (its rows may be new)."""
+        row = self.compare.current_row()
+        if row is not None:
+            self.table.scrollTo(self.compare.index(row, 0))
 
     @Slot(int)
     def _on_budget_control_budget_changed(self, budget: int) -> None:

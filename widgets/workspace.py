@@ -61,9 +61,9 @@ class Workspace(QWidget):
         right.setStretchFactor(1, 2)
         right.setSizes([600, 360])
         right.setChildrenCollapsible(False)
-        # Room for a few rows of the comparison and a readable plot; below it the pane scrolls.
+        # A readable plot under the comparison (six rows at least, the preview's own minimum);
+        # below that the pane scrolls.
         row = self.preview.table.verticalHeader().defaultSectionSize()
-        self.preview.table.setMinimumHeight(6 * row)
         self.cost_plot.setMinimumHeight(9 * row)
         self.right_splitter = right
         # On a small screen the right pane scrolls rather than squeezing its controls.
