@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from explorer.audits.marks import MARKS
+from explorer.session.readable import event_label
 from explorer.session.view_overlay import SyntheticItem
 from explorer.text_escape import elided
 from widgets.mark_style import BADGES_ROLE, STYLES, VIEW_ERROR_KEYS, tooltip
@@ -54,10 +55,11 @@ class TurnTreeCells:
     def _event_data(self, row: int, column: int, role: int) -> Any:
         if role == _ROLE.DisplayRole:
             if column == EVENT:
-                head = " ".join(elided(str(v))  # a tool name and call id: log ids
-                                for v in (self._kind[row], self._tool[row], self._call[row]) if v)
-                text = self._text_preview(row)
-                return f"{head} — {text}" if text else head
+                # the tool and note are log text; the call id is in the detail
+                tool, note = self._tool[row], self._column("note", row)
+                return event_label(self._kind[row], elided(tool) if tool else None,
+                                   elided(note) if note else None,
+                                   self._column("is_error", row), self._text_preview(row))
             if column == SEQ:
                 return f"{self._seq[row]}.{self._sub[row]}" if self._sub[row] else str(self._seq[row])
             if column == COST:
@@ -93,6 +95,18 @@ class TurnTreeCells:
         if role == _ROLE.FontRole:
             return self._italic
         return None
+
+    def _column(self, name: str, row: int) -> Any:
+        """The value of an optional column of the session's frame (None when it has none)."""
+        frame = self._frame
+        cached = getattr(self, "_optional", None)
+        if cached is None or cached[0] is not frame:
+            cached = self._optional = (frame, {})
+        values = cached[1].get(name)
+        if values is None:
+            values = cached[1][name] = (frame[name].to_list() if name in frame.columns
+                                        else [None] * frame.height)
+        return values[row]
 
     def _text_preview(self, row: int) -> str:
         """The first words of an event's text, on one line (read with its block of rows)."""

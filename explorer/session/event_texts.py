@@ -16,19 +16,27 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from explorer.session.readable import one_line
 from explorer.store.db import Db
 from explorer.text_escape import visible
 
 #: The longest preview, in characters (a longer one is cut and ends with an ellipsis).
 PREVIEW = 80
+#: The longest text a preview parses as JSON (arguments of a tool writing a big file).
+PREVIEW_PARSED = 200_000
 #: Frame rows read at once, and the blocks of previews kept.
 BLOCK = 256
 KEPT = 64
 
 
 def preview_text(text: str | None) -> str:
-    """The first words of an event's text, on one line, at most :data:`PREVIEW` characters."""
-    flat = visible(" ".join((text or "").split()[:40]))   # no bidi or zero-width left hidden
+    """The first words of an event's text, on one line, at most :data:`PREVIEW` characters:
+    a JSON object (tool arguments) as its ``key: value`` members, ANSI codes stripped
+    (:func:`explorer.session.readable.one_line`)."""
+    text = text or ""
+    if len(text) > PREVIEW_PARSED:   # too long to parse for a preview: its start, as text
+        text = text[:PREVIEW * 20]
+    flat = visible(one_line(text))   # no bidi or zero-width left hidden
     return flat if len(flat) <= PREVIEW else flat[:PREVIEW - 1] + "…"
 
 
