@@ -3,6 +3,8 @@ the focus, F3 over one rule's findings and on into the next session, Escape to t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
@@ -11,6 +13,8 @@ from explorer.cli.demo import demo_paths
 from widgets.app import make_window
 
 WAIT = 60_000
+CLAUDE = (Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "claude-code"
+          / "marot-spotter__ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl")
 KEY = Qt.Key
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
 
@@ -142,3 +146,40 @@ def test_f3_over_one_rule_goes_on_to_the_next_session_with_its_findings(qtbot, s
         press(qtbot, KEY.Key_F3, SHIFT)
     assert window.sessions.selected_session() == window.model.session_id(rows[0])
     assert current_event(window)["row"] == expected[-1]
+
+
+def test_ctrl_f_finds_the_sessions_events_holding_the_words(qtbot, shown_window):
+    window = shown_window
+    if not CLAUDE.exists():
+        pytest.skip("the shared corpus is not here")
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.import_paths([str(CLAUDE)])
+    panel = window.session_panel
+    frame = window.workspace.data.frame
+    texts = [panel.model.event(r).get("text") or "" for r in range(frame.height)]
+    word = "mix"   # in the user's asks, the tools' arguments (mix test) and their output
+    expected = {r for r, t in enumerate(texts) if word.lower() in t.lower()}
+    assert 0 < len(expected) < frame.height
+    assert {"USER", "CALL", "RESULT"} <= {frame["kind"][r] for r in expected}
+    press(qtbot, KEY.Key_F, CTRL)
+    assert focus() is panel.find_bar.edit
+    qtbot.keyClicks(focus(), word.upper())           # case folded
+    press(qtbot, KEY.Key_Return)
+    assert set(panel.hits()) == expected
+    seen = [current_event(window)["row"]]
+    for _ in range(len(expected) - 1):
+        press(qtbot, KEY.Key_Return)
+        seen.append(current_event(window)["row"])
+    assert set(seen) == expected and len(seen) == len(expected)
+    assert panel.find_bar.count_label.text() == f"{len(expected)} of {len(expected)}"
+    press(qtbot, KEY.Key_Return, SHIFT)              # and back
+    assert current_event(window)["row"] == seen[-2 if len(seen) > 1 else -1]
+    # the hits are marked in the tree; other rows are not
+    model = panel.model
+    hit = model.index_of_row(seen[0])
+    assert hit.data(Qt.ItemDataRole.BackgroundRole) is not None
+    other = next(r for r in range(frame.height) if r not in expected
+                 and not window.workspace.data.marks[r])
+    assert model.index_of_row(other).data(Qt.ItemDataRole.BackgroundRole) is None
+    press(qtbot, KEY.Key_Escape)
+    assert focus() is panel.tree

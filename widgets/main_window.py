@@ -151,15 +151,17 @@ class MainWindow(QMainWindow):
         panel = self.session_panel
         chain = [self.order_box, self.filter_edit, self.only_findings_box, self.table,
                  self.findings.rule_box, self.findings.session_box, self.findings.view,
-                 panel.tree, panel.detail, panel.rule_box, *self.preview.focus_chain()]
+                 panel.find_bar.edit, panel.tree, panel.detail, panel.rule_box,
+                 *self.preview.focus_chain()]
         for first, second in pairwise(chain):
             QWidget.setTabOrder(first, second)
 
     def focus_target(self, part: str) -> QWidget:
-        """The widget that takes the keyboard focus for ``part``: ``"tree"``,
+        """The widget that takes the keyboard focus for ``part``: ``"tree"``, ``"find"``,
         ``"strategy"``, ``"budget"``, ``"compare"``, ``"sessions"``, ``"findings"``,
         ``"sweep"``."""
-        return {"tree": self.session_panel.tree, "strategy": self.preview.picker.family,
+        return {"tree": self.session_panel.tree, "find": self.session_panel.find_bar.edit,
+                "strategy": self.preview.picker.family,
                 "budget": self.preview.budget_control.box, "compare": self.preview.table,
                 "sessions": self.table, "findings": self.findings.view,
                 "sweep": self.sweep.strategy_list}[part]
@@ -167,6 +169,10 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def focus_part(self, part: str) -> None:
         """Show the tab holding ``part`` (see :meth:`focus_target`) and give it the focus."""
+        if part == "find":
+            self.main_tabs.setCurrentWidget(self.workspace)
+            self.session_panel.open_find()
+            return
         widget = self.focus_target(part)
         if part in ("sessions", "findings"):
             self.left_tabs.setCurrentIndex(0 if part == "sessions" else

@@ -31,6 +31,7 @@ from explorer.session.view_overlay import ViewOverlay
 from explorer.store.db import Db
 from explorer.text_escape import elided, visible
 from widgets.event_detail import EventDetail, ViewState
+from widgets.find_bar import FindBar
 from widgets.mark_style import BadgeDelegate
 from widgets.plain_text import tooltip
 from widgets.tree_legend import TreeLegend
@@ -85,6 +86,10 @@ class SessionPanel(QWidget):
         self.tree.viewport().installEventFilter(self)
         self.legend = TreeLegend(self)
         self.detail = EventDetail(self)
+        self.find_bar = FindBar(self)
+        self._hits: list[int] = []   # frame rows holding the searched words, in tree order
+        self.find_bar.searched.connect(self.find)
+        self.find_bar.stepped.connect(self.step_hit)
         self._build_layout()
         self._build_shortcuts()
         self.tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
@@ -141,6 +146,7 @@ class SessionPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
         layout.addLayout(buttons)
+        layout.addWidget(self.find_bar)
         layout.addWidget(split, 1)
 
     def _build_shortcuts(self) -> None:
@@ -176,6 +182,9 @@ class SessionPanel(QWidget):
         if self.model.rowCount():
             self.tree.expand(self.model.first_turn())
         self._show_finding_count()
+        self._hits = []
+        if self.find_bar.isVisible() and self.find_bar.text():
+            self.find(self.find_bar.text(), select=False)   # the same words in this session
 
     def show_session(self, db: Db, session_id: str, order: Order) -> None:
         """Load one session on this thread and show it (until the window loads off-thread)."""
@@ -191,6 +200,8 @@ class SessionPanel(QWidget):
         self.title.setText("Select a session to see its turns.")
         self.title.setToolTip("")
         self.finding_label.clear()
+        self._hits = []
+        self.find_bar.set_count("")
 
     def _release(self) -> None:
         """Let go of the shown session's text reads (their cursor)."""
@@ -210,6 +221,52 @@ class SessionPanel(QWidget):
 
     def collapse_all(self) -> None:
         self.tree.collapseAll()
+
+    # -- search ---------------------------------------------------------------------------
+    def open_find(self) -> None:
+        """Show the search bar with the focus in it (Ctrl+F)."""
+        self.find_bar.open()
+
+    @Slot(str)
+    def find(self, text: str, select: bool = True) -> list[int]:
+        """Mark the events whose text holds ``text`` (case folded; tool input and output
+        included) and, with ``select``, select the first at or after the current row; the
+        frame rows found, in tree order."""
+        rows: list[int] = []
+        if text and self.data is not None and self.data.texts is not None:
+            rows = self.data.texts.search(text)
+        if rows:
+            positions = self.model.finding_positions(rows)
+            rows = [r for _, r in sorted(zip(positions, rows))]
+        self._hits = rows
+        self.model.set_hits(rows)
+        self.tree.viewport().update()
+        self.find_bar.set_count("" if not text else f"{len(rows):,} event(s)" if rows
+                                else "not found")
+        if rows and select:
+            current = self.tree.currentIndex()
+            at = self.model.tree_position(current) if current.isValid() else -1.0
+            n = bisect_left(self.model.finding_positions(rows), at) % len(rows)
+            self.select_row(rows[n])
+            self.find_bar.set_count(f"{n + 1:,} of {len(rows):,}")
+        return rows
+
+    @Slot(int)
+    def step_hit(self, step: int) -> int | None:
+        """Select the next (``step`` +1) or previous (-1) event the search found (wrapping)."""
+        rows = self._hits
+        if not rows:
+            return None
+        positions = self.model.finding_positions(rows)
+        current = self.tree.currentIndex()
+        at = self.model.tree_position(current) if current.isValid() else -1.0
+        n = bisect_right(positions, at) if step > 0 else bisect_left(positions, at) - 1
+        n %= len(rows)
+        self.find_bar.set_count(f"{n + 1:,} of {len(rows):,}")
+        return self.select_row(rows[n])
+
+    def hits(self) -> list[int]:
+        return list(self._hits)
 
     # -- navigation -----------------------------------------------------------------------
     def select_row(self, frame_row: int) -> int | None:

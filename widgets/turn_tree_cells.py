@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 
 from explorer.audits.marks import MARKS
 from explorer.session.readable import event_label
@@ -17,10 +18,26 @@ from widgets.mark_style import BADGES_ROLE, STYLES, VIEW_ERROR_KEYS, tooltip
 COLUMNS = ("event", "seq", "cost", "view", "marks")
 EVENT, SEQ, COST, VIEW, MARK = range(len(COLUMNS))
 _ROLE = Qt.ItemDataRole
+#: The background of a row whose text holds the session search's words (Ctrl+F), and the
+#: dark text on it (readable under a dark palette too).
+HIT_BRUSH = QBrush(QColor(196, 222, 255))
+HIT_TEXT = QBrush(QColor(10, 20, 40))
 
 
 class TurnTreeCells:
     """The per-role data of the three kinds of rows (see the module docstring)."""
+
+    def set_hits(self, rows: list[int]) -> None:
+        """Mark the frame rows the session search found (and their turns); the view
+        repaints to show it."""
+        rows = frozenset(rows)
+        self._hit_state = (self._frame, rows, frozenset(int(self._turn_of[r]) for r in rows))
+
+    def _hits(self) -> tuple[frozenset, frozenset]:
+        state = getattr(self, "_hit_state", None)
+        if state is None or state[0] is not self._frame:
+            return frozenset(), frozenset()
+        return state[1], state[2]
 
     def mark_keys(self, row: int) -> list[str]:
         """The finding marks and view errors of one frame row, in legend order."""
@@ -50,6 +67,8 @@ class TurnTreeCells:
             return tooltip(keys)
         elif role == _ROLE.ForegroundRole and self._overlay is not None and not self._turn_in_view[turn]:
             return self._grey
+        elif role in (_ROLE.BackgroundRole, _ROLE.ForegroundRole) and turn in self._hits()[1]:
+            return HIT_BRUSH if role == _ROLE.BackgroundRole else HIT_TEXT
         return None
 
     def _event_data(self, row: int, column: int, role: int) -> Any:
@@ -80,6 +99,8 @@ class TurnTreeCells:
             keys = self.mark_keys(row)
             if keys:
                 return tooltip(keys) if role == _ROLE.ToolTipRole else self._brushes[keys[0]]
+        if role in (_ROLE.BackgroundRole, _ROLE.ForegroundRole) and row in self._hits()[0]:
+            return HIT_BRUSH if role == _ROLE.BackgroundRole else HIT_TEXT
         return None
 
     def _synthetic_data(self, item: SyntheticItem, column: int, role: int) -> Any:

@@ -36,6 +36,7 @@ TREE_ENTRIES = (("Next finding\tF3", "next_finding"),
 
 #: The View menu's entries that move the keyboard focus: (text, target, key).
 FOCUS_ENTRIES = (("Turn &tree", "tree", "Esc"),
+                 ("F&ind in session…", "find", "Ctrl+F"),
                  ("St&rategy", "strategy", "Ctrl+K"),
                  ("&Budget", "budget", "Ctrl+B"),
                  ("Strategy &comparison", "compare", "Ctrl+Shift+K"))

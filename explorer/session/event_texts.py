@@ -47,6 +47,8 @@ class Texts(Protocol):
 
     def detail(self, row: int) -> dict: ...
 
+    def search(self, needle: str) -> list[int]: ...
+
     def close(self) -> None: ...
 
 
@@ -66,6 +68,13 @@ class FrameTexts:
 
     def detail(self, row: int) -> dict:
         return {c: self._frame[c][row] for c in ("text", "raw") if c in self._frame.columns}
+
+    def search(self, needle: str) -> list[int]:
+        """The rows whose text holds ``needle`` (case folded), in frame order."""
+        if not needle or "text" not in self._frame.columns:
+            return []
+        found = self._frame["text"].str.to_lowercase().str.contains(needle.lower(), literal=True)
+        return found.fill_null(False).arg_true().to_list()
 
     def close(self) -> None:
         pass
@@ -124,6 +133,24 @@ class EventTexts:
         eid = int(self._eids[row])
         text, raw = (self._read(self._eids[row:row + 1]) or {}).get(eid, (None, None))
         return {"text": text, "raw": raw}
+
+    def search(self, needle: str) -> list[int]:
+        """The rows whose text holds ``needle`` (case folded), in frame order; [] when the
+        store cannot be read."""
+        if not needle or not len(self._eids):
+            return []
+        self.reads += 1
+        try:
+            db = Db(self._source.con.cursor())
+            try:
+                eids = [e for (e,) in db.run(
+                    "event_text_search", eids=self._eids.tolist(), low=int(self._eids.min()),
+                    high=int(self._eids.max()), needle=needle.lower())]
+            finally:
+                db.close()
+        except duckdb.Error:
+            return []
+        return np.flatnonzero(np.isin(self._eids, np.asarray(eids, dtype=np.int64))).tolist()
 
     def close(self) -> None:
         """Let go of the previews kept (a new session is shown)."""
