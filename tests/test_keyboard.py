@@ -3,6 +3,7 @@ the focus, F3 over one rule's findings and on into the next session, Escape to t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,42 @@ def test_ctrl_f_finds_the_sessions_events_holding_the_words(qtbot, shown_window)
     assert model.index_of_row(other).data(Qt.ItemDataRole.BackgroundRole) is None
     press(qtbot, KEY.Key_Escape)
     assert focus() is panel.tree
+
+
+def test_ctrl_c_copies_events_as_json_and_tables_as_tsv(qtbot, shown_window):
+    window = shown_window
+    if not CLAUDE.exists():
+        pytest.skip("the shared corpus is not here")
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.import_paths([str(CLAUDE)])
+    panel = window.session_panel
+    lines = CLAUDE.read_text(encoding="utf-8").splitlines()
+    press(qtbot, KEY.Key_Escape)
+    press(qtbot, KEY.Key_Down)                       # the first event of the first turn
+    press(qtbot, KEY.Key_Down, SHIFT)                # and the next one
+    rows = panel.selected_rows()
+    assert len(rows) == 2
+    press(qtbot, KEY.Key_C, CTRL)
+    copied = [json.loads(line) for line in QApplication.clipboard().text().splitlines()]
+    assert len(copied) == 2
+    for row, item in zip(rows, copied):
+        event = panel.model.event(row)
+        assert item["event"]["session_id"] == window.workspace.data.session_id
+        assert item["event"]["kind"] == event["kind"] and item["event"]["seq"] == event["seq"]
+        assert item["event"].get("text") == event.get("text")
+        # the raw record is the file's line (the reader numbers events by line)
+        record = json.loads(lines[event["seq"] - 1])
+        assert item["raw"]["uuid"] == record["uuid"] == item["event"]["event_id"]
+    # the comparison: three rows selected, copied as TSV with a header and unformatted values
+    window.preview.compare.refresh()
+    press(qtbot, KEY.Key_K, CTRL | SHIFT)
+    press(qtbot, KEY.Key_Home, CTRL)
+    for _ in range(2):
+        press(qtbot, KEY.Key_Down, SHIFT)
+    press(qtbot, KEY.Key_C, CTRL)
+    tsv = [line.split("\t") for line in QApplication.clipboard().text().splitlines()]
+    compare = window.preview.compare
+    assert tsv[0] == [compare.headerData(c, Qt.Orientation.Horizontal)
+                      for c in range(compare.columnCount())]
+    assert [(r[0], int(r[1])) for r in tsv[1:]] == [(r["strategy"], r["cost"])
+                                                    for r in compare.rows()[:3]]

@@ -135,6 +135,8 @@ class CompareModel(QAbstractTableModel):
         current = row["strategy"] == self._current
         if role == Qt.ItemDataRole.DisplayRole:
             return cell_text(key, value)
+        if role == Qt.ItemDataRole.UserRole:   # the value itself (copied as TSV unformatted)
+            return value
         if role == Qt.ItemDataRole.TextAlignmentRole and key != "strategy":
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and key in BAD and value:

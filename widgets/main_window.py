@@ -32,6 +32,7 @@ from widgets.limits_dialog import LimitsDialog
 from widgets.rejected_dialog import RejectedDialog
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
+from widgets.table_copy import install_tsv_copy
 from widgets.texts import LOG_FILTER
 from widgets.window_chrome import JobStatus, PanelArea, ViewToolbar, WindowMenus
 from widgets.window_state import WindowState
@@ -148,6 +149,10 @@ class MainWindow(QMainWindow):
         the order they are read: toolbar, session list, tree, detail, preview, plot."""
         for view in self.findChildren(QTableView):
             view.setTabKeyNavigation(False)
+        # Ctrl+C copies a table's selected rows as TSV (the tree's events: as JSON)
+        self.findings.view.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
+        self._copy_shortcuts = [install_tsv_copy(v)
+                                for v in (self.table, self.findings.view, self.preview.table)]
         panel = self.session_panel
         chain = [self.order_box, self.filter_edit, self.only_findings_box, self.table,
                  self.findings.rule_box, self.findings.session_box, self.findings.view,

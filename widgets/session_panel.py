@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import polars as pl
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -27,6 +27,7 @@ from explorer.audits.marks import MARKS
 from explorer.audits.rules import RULE_TEXT
 from explorer.model import Order
 from explorer.session.data import SessionData, load_session
+from explorer.session.event_json import events_json
 from explorer.session.view_overlay import ViewOverlay
 from explorer.store.db import Db
 from explorer.text_escape import elided, visible
@@ -71,7 +72,8 @@ class SessionPanel(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # several rows for Ctrl+C (copied as JSON); the current row is the one the detail shows
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.tree.setItemDelegateForColumn(MARK, BadgeDelegate(self.tree))
         header = self.tree.header()
         header.setStretchLastSection(False)
@@ -156,6 +158,27 @@ class SessionPanel(QWidget):
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
         self.next_shortcut.activated.connect(self.next_finding)
         self.previous_shortcut.activated.connect(self.previous_finding)
+        self.copy_shortcut = QShortcut(QKeySequence(QKeySequence.StandardKey.Copy), self.tree)
+        self.copy_shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_shortcut.activated.connect(self.copy_events)
+
+    def selected_rows(self) -> list[int]:
+        """The frame rows of the selected event rows, in tree order (turn and synthetic rows
+        are not events: left out)."""
+        rows = {self.model.frame_row(i) for i in self.tree.selectionModel().selectedRows()}
+        rows.discard(None)
+        return sorted(rows, key=lambda r: self.model.finding_positions([r])[0])
+
+    @Slot()
+    def copy_events(self) -> str:
+        """Copy the selected events as JSON Lines (the canonical event and its raw record,
+        :mod:`explorer.session.event_json`); the text copied."""
+        rows = self.selected_rows()
+        if not rows or self.data is None:
+            return ""
+        text = events_json([self.model.event(r) for r in rows], self.session_id)
+        QGuiApplication.clipboard().setText(text)
+        return text
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.tree.viewport() and event.type() == QEvent.Type.Resize:
