@@ -223,3 +223,44 @@ def test_ctrl_c_copies_events_as_json_and_tables_as_tsv(qtbot, shown_window):
                       for c in range(compare.columnCount())]
     assert [(r[0], int(r[1])) for r in tsv[1:]] == [(r["strategy"], r["cost"])
                                                     for r in compare.rows()[:3]]
+
+
+def test_open_marks_the_new_sessions_and_save_database_as_keeps_them(qtbot, shown_window,
+                                                                      monkeypatch, tmp_path):
+    from explorer.formats.file_patterns import PATTERNS
+    from explorer.formats.registry import READERS
+    from explorer.store.db import Store
+    from widgets.texts import LOG_FILTER
+    window = shown_window
+    first, *others = [str(p) for p in demo_paths()]
+    # the default filter lists every reader's files, then one filter per format
+    filters = LOG_FILTER.split(";;")
+    default = filters[0]
+    for name in ("*.traj", "*.json", "*.yaml", "*.eval", "*.jsonl", "*.parquet", "*.csv"):
+        assert name in default.split("(")[1].rstrip(")").split()
+    assert [f.split(" (")[0] for f in filters[1:-1]] == [PATTERNS[r.NAME][0] for r in READERS]
+    with qtbot.waitSignal(window.audit_shown, timeout=WAIT):
+        window.import_paths([first])
+    before = {window.model.session_id(r) for r in range(window.model.rowCount())}
+    assert not window.sessions.model.new_sessions()     # a first import marks nothing
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: (others, ""))
+    with qtbot.waitSignal(window.audit_shown, timeout=WAIT):
+        press(qtbot, KEY.Key_O, CTRL)
+    after = {window.model.session_id(r) for r in range(window.model.rowCount())}
+    assert after > before
+    assert window.sessions.model.new_sessions() == after - before
+    for row in range(window.model.rowCount()):
+        bold = window.model.index(row, 0).data(Qt.ItemDataRole.FontRole)
+        assert (bold is not None and bold.bold()) == (window.model.session_id(row) not in before)
+    assert f"({len(after - before)} new, in bold)" in window.rows_label.text()
+    # File → Save Database As… writes every session to a file that opens
+    out = tmp_path / "saved.duckdb"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    worker = window.save_database_as()
+    with qtbot.waitSignal(worker.signals.finished, timeout=WAIT):
+        pass
+    saved = Store(out)
+    try:
+        assert {sid for (sid,) in saved.run("session_names")} == after
+    finally:
+        saved.close()

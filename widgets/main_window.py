@@ -6,6 +6,7 @@ Composition only: the work is done by :mod:`explorer` functions run in :mod:`wid
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import pairwise
 
 from PySide6.QtCore import QSettings, Qt, Signal, Slot
@@ -22,7 +23,8 @@ from explorer.ingest.imports import ImportReport
 from explorer.ingest.rejected import rejected_count, rejected_lines
 from explorer.model import Order
 from explorer.store.db import Store
-from explorer.text_escape import elided
+from explorer.store.save_as import save_as
+from explorer.text_escape import elided, visible
 from widgets.dialogs import about_box, file_errors_box
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
@@ -33,7 +35,7 @@ from widgets.rejected_dialog import RejectedDialog
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
 from widgets.table_copy import install_tsv_copy
-from widgets.texts import LOG_FILTER
+from widgets.texts import DATABASE_FILTER, LOG_FILTER
 from widgets.window_chrome import JobStatus, PanelArea, ViewToolbar, WindowMenus
 from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
@@ -67,6 +69,7 @@ class MainWindow(QMainWindow):
         self.error_box: QMessageBox | None = None
         self._pending_event: dict | None = None
         self._pending_step = 0  # F3 went on to another session: its first (+1) or last finding
+        self._before_import: set[str] | None = None  # the sessions there when an import began
         self._closed = False
 
         self.jobs = JobPool(self)
@@ -133,6 +136,9 @@ class MainWindow(QMainWindow):
         menus = WindowMenus(self.menuBar(), self.workspace, self, settings)
         self.open_action, self.recent = menus.open_action, menus.recent
         menus.open_action.triggered.connect(self.open_files)
+        menus.open_database_action.triggered.connect(self.open_database)
+        menus.save_database_action.triggered.connect(self.save_database_as)
+        self.save_database_action = menus.save_database_action
         menus.recent.open_requested.connect(self.import_paths)
         menus.recent.database_requested.connect(self.database_requested)
         menus.rejected_action.triggered.connect(self.show_rejected)
@@ -197,8 +203,20 @@ class MainWindow(QMainWindow):
 
     # -- public ---------------------------------------------------------------------------
     def import_paths(self, paths: list[str]) -> Worker | None:
-        """Import ``paths`` in the background, then recompute the audit; None when busy."""
-        return self.importer.start(paths)
+        """Import ``paths`` in the background, then recompute the audit; None when busy.
+        Sessions the import adds to sessions already there are marked new in the list."""
+        before = self._session_ids() if not self.importer.running() else None
+        worker = self.importer.start(paths)
+        if worker is not None:
+            self._before_import = before
+        return worker
+
+    def _session_ids(self) -> set[str]:
+        db = self.store.cursor()
+        try:
+            return {sid for (sid,) in db.run("session_names")}
+        finally:
+            db.close()
 
     @property
     def order(self) -> Order:
@@ -247,6 +265,38 @@ class MainWindow(QMainWindow):
         paths, _ = QFileDialog.getOpenFileNames(self, "Open session logs", "", LOG_FILTER)
         if paths:
             self.import_paths(paths)
+
+    @Slot()
+    def open_database(self) -> None:
+        """File → Open Database…: the database picked opens in a new window."""
+        path, _ = QFileDialog.getOpenFileName(self, "Open database", "", DATABASE_FILTER)
+        if path:
+            self.database_requested.emit(path)
+
+    @Slot()
+    def save_database_as(self, path: str | None = None) -> Worker | None:
+        """File → Save Database As…: write this window's data to a new database file in
+        the background (asked for when ``path`` is None); the worker, None when not started."""
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, "Save database as", "turnscope.duckdb",
+                                                  DATABASE_FILTER)
+        if not path or self.importer.running():
+            return None
+        worker = Worker(partial(save_as, self.store, path), "save database")
+        worker.signals.progressed.connect(self.job_status.set_progress)
+        worker.signals.finished.connect(self._on_saved)
+        worker.signals.failed.connect(
+            lambda exc: self.statusBar().showMessage(f"Not saved: {visible(reason(exc))}"))
+        worker.signals.cancelled.connect(
+            lambda: self.statusBar().showMessage("Saving cancelled: no file written"))
+        self.statusBar().showMessage(f"Saving the database to {visible(path)}…")
+        return self.jobs.start(worker)
+
+    @Slot(object)
+    def _on_saved(self, path) -> None:
+        self.recent.add_database(str(path))
+        self.statusBar().showMessage(f"Saved the database to {visible(str(path))} "
+                                     "(File → Open Recent opens it)")
 
     @Slot()
     def show_rejected(self) -> RejectedDialog:
@@ -342,6 +392,14 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_importer_finished(self, report: ImportReport) -> None:
+        before, self._before_import = self._before_import, None
+        if before:   # merged into data already shown: say which sessions are new
+            new = self._session_ids() - before
+            self.sessions.mark_new(new)
+            if new:
+                self.statusBar().showMessage(
+                    f"{self.statusBar().currentMessage()} · {len(new):,} new session(s), in "
+                    "bold in the list")
         self.last_report = report
         self.recent.add([f.path for f in report.files])
         self.report_button.show()

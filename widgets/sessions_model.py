@@ -9,11 +9,12 @@ The model reads on the GUI thread through its own cursor: a block is about a mil
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 import duckdb
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from explorer.audits import cache as audit_cache
 from explorer.audits.cache import COLUMNS, ListQuery
@@ -40,7 +41,14 @@ _HIGHLIGHT = QBrush(QColor(255, 226, 184))  # soft amber: readable under light a
 _HIGHLIGHT_TEXT = QBrush(QColor(40, 30, 0))
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-_HAS_FINDINGS = len(COLUMNS)  # where a row's has_findings sits, after the shown columns
+_HAS_FINDINGS = len(COLUMNS)
+
+@cache
+def _bold() -> QFont:
+    """The font of a new session's row (made once a QGuiApplication exists)."""
+    font = QFont()
+    font.setBold(True)
+    return font  # where a row's has_findings sits, after the shown columns
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -137,6 +145,13 @@ class SessionsModel(QAbstractTableModel):
         values = self._row(row)
         return bool(values and values[_HAS_FINDINGS])
 
+    def set_new(self, session_ids: set[str]) -> None:
+        """Sessions shown in bold (new in the last import); kept across tables shown."""
+        self._new = frozenset(session_ids)
+
+    def new_sessions(self) -> frozenset[str]:
+        return getattr(self, "_new", frozenset())
+
     def has_findings_of(self, row: int, rule: str | None) -> bool:
         """Whether the session of ``row`` has a finding of ``rule`` (None: of any rule)."""
         if rule is None:
@@ -224,6 +239,9 @@ class SessionsModel(QAbstractTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _LEFT if col == 0 else _RIGHT
+        if role == Qt.ItemDataRole.FontRole:
+            values = self._row(index.row()) if self.new_sessions() else None
+            return _bold() if values and values[0] in self.new_sessions() else None
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.UserRole,
                         Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.BackgroundRole,
                         Qt.ItemDataRole.ForegroundRole):

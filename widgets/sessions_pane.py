@@ -131,6 +131,12 @@ class SessionsPane(QObject):
                 return model.session_id(row)
         return None
 
+    def mark_new(self, session_ids: set[str]) -> None:
+        """Show these sessions in bold (new in the last import), the others as usual."""
+        self.model.set_new(session_ids)
+        self.view.viewport().update()
+        self._on_model_rows_changed()
+
     def select_session(self, session_id: str) -> bool:
         """Make ``session_id`` the current row and scroll to it; False when it is not shown."""
         row = self.model.row_of(session_id)
@@ -228,7 +234,8 @@ class SessionsPane(QObject):
     def _on_model_rows_changed(self) -> None:
         shown, total = self.model.rowCount(), self.model.total_sessions()
         text = f"{total:,} sessions" if shown == total else f"{shown:,} of {total:,} sessions"
-        self.rows_label.setText(text + "  ")
+        new = len(self.model.new_sessions())
+        self.rows_label.setText(text + (f" ({new:,} new, in bold)" if new else "") + "  ")
 
 
 def progress_text(done: int, total: int) -> str:

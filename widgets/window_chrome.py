@@ -67,6 +67,14 @@ class WindowMenus(QObject):
             QKeySequence.StandardKey.Open)
         file_menu.addAction(self.open_action)
         self.recent = RecentFiles(file_menu.addMenu("Open &Recent"), settings, parent)
+        self.open_database_action = self._action(
+            "Open &Database…", parent, "Open a Turnscope database in a new window")
+        self.save_database_action = self._action(
+            "&Save Database As…", parent, "Write the data of this window to a new database file",
+            QKeySequence.StandardKey.SaveAs)
+        file_menu.addAction(self.open_database_action)
+        file_menu.addAction(self.save_database_action)
+        file_menu.addSeparator()
         self.rejected_action = self._action(
             "&Rejected lines…", parent, "The input lines that could not be imported, as text")
         self.import_report_action = self._action(
