@@ -188,7 +188,7 @@ def test_tree_title_and_detail_show_log_text_literally(qtbot, window, session):
         assert tip is None or shown(tip) == tip  # the marks' fixed sentences, never rich
     # the title: plain text, and its tooltip shows the same characters
     assert panel.title.textFormat() == Qt.TextFormat.PlainText
-    assert panel.title.text().startswith(f"{session}: 4 events in 1 turn(s)")
+    assert panel.title.text().startswith(f"{session}: 4 events in 1 turn, ")
     assert shown(panel.title.toolTip()) == panel.title.text()
     for label in (window.workspace.cost_plot.title, window.workspace.preview.title):
         if label.text():

@@ -473,7 +473,7 @@ def test_show_session_and_clear(qtbot, store, tmp_path):
     panel = SessionPanel()
     qtbot.addWidget(panel)
     panel.show_session(store, "s", "seq")
-    assert panel.title.text().startswith("s: 6 events in 3 turn(s)")
+    assert panel.title.text().startswith("s: 6 events in 2 turns and a preamble, ")
     assert panel.model.rowCount() == 3
     panel.clear()
     assert panel.model.rowCount() == 0 and panel.next_finding() is None

@@ -227,7 +227,7 @@ class PreviewPanel(QWidget):
         reason = self.stale_reason()
         data = self._data
         self.title.setText(reason if data is None else f"{elided(data.session_id)}: "
-                           f"{data.log.n:,} events in {data.turns:,} turn(s)")
+                           f"{data.log.n:,} events in {data.turns_text()}")
         self.title.setToolTip("" if data is None else whole_tip(data.session_id) or "")
         if reason:
             self._overlay = None

@@ -195,7 +195,7 @@ class SessionPanel(QWidget):
         self.model.set_session(data.frame, data.marks, data.texts)
         self.detail.show_event(None)
         self._shown = ()
-        about = (f": {data.frame.height:,} events in {data.turns:,} turn(s), "
+        about = (f": {data.frame.height:,} events in {data.turns_text()}, "
                  f"{Order(data.order).value} order · {data.cost_text()}")
         if data.usage.responses:
             about += f" · {data.usage.text()}"
