@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from explorer.cli.demo import demo_paths
@@ -264,3 +265,22 @@ def test_open_marks_the_new_sessions_and_save_database_as_keeps_them(qtbot, show
         assert {sid for (sid,) in saved.run("session_names")} == after
     finally:
         saved.close()
+
+
+def test_help_lists_every_shortcut_and_every_mark(qtbot, shown_window):
+    from widgets.mark_style import STYLES
+    window = shown_window
+    dialog = window.show_shortcuts()
+    shown = {dialog.table.topLevelItem(i).text(0): dialog.table.topLevelItem(i).text(1)
+             for i in range(dialog.table.topLevelItemCount())}
+    for action in window.menu_actions():
+        if not action.shortcut().isEmpty():
+            assert action.shortcut().toString(QKeySequence.SequenceFormat.NativeText) in shown
+    for keys in ("Ctrl+L", "Ctrl+F", "Ctrl+B", "Esc", "F3 / Shift+F3", "Ctrl+C"):
+        assert keys in shown, keys
+    dialog.close()
+    marks = window.show_marks()
+    keys = [marks.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(marks.list.count())]
+    assert keys == list(STYLES)
+    assert all(STYLES[k].rule in marks.list.item(i).text() for i, k in enumerate(keys))
+    marks.close()

@@ -10,7 +10,7 @@ from functools import partial
 from itertools import pairwise
 
 from PySide6.QtCore import QSettings, Qt, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
@@ -28,6 +28,7 @@ from explorer.text_escape import elided, visible
 from widgets.dialogs import about_box, file_errors_box
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
+from widgets.help_dialogs import MarksDialog, ShortcutsDialog
 from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
 from widgets.limits_dialog import LimitsDialog
@@ -147,6 +148,8 @@ class MainWindow(QMainWindow):
             lambda _=False: LimitsDialog(settings, self).exec())
         menus.quit_action.triggered.connect(self.close)
         menus.about_action.triggered.connect(self.show_about)
+        menus.shortcuts_action.triggered.connect(self.show_shortcuts)
+        menus.marks_action.triggered.connect(self.show_marks)
         menus.tab_requested.connect(self._on_menus_tab_requested)
         menus.focus_requested.connect(self.focus_part)
 
@@ -242,14 +245,17 @@ class MainWindow(QMainWindow):
 
     @Slot(str, list)
     def go_to_finding(self, session_id: str, events: list) -> None:
-        """Show the session of a finding with its first event selected in the tree."""
+        """Show the session of a finding with its events selected in the tree (the first one
+        current, shown in the detail)."""
         self.main_tabs.setCurrentWidget(self.workspace)
+        # its first event current (in the detail), the others selected with it
+        first = dict(events[0], also=list(events[1:])) if events else None
         if self.workspace.session_id == session_id and self.workspace.data is not None:
-            self.workspace.select_event(events[0] if events else {})
+            self.workspace.select_event(first or {})
             self.sessions.reveal_session(session_id)
             return
         self.workspace.session_id = None  # so the list's selection loads it with the event
-        self._pending_event = events[0] if events else None
+        self._pending_event = first
         if not self.sessions.reveal_session(session_id):
             self._pending_event = None
             self.statusBar().showMessage(f"Session {elided(session_id)} is not in the list")
@@ -302,6 +308,32 @@ class MainWindow(QMainWindow):
     def show_rejected(self) -> RejectedDialog:
         """The rejected input lines in a dialog the user can copy from."""
         dialog = RejectedDialog(rejected_lines(self.store), rejected_count(self.store), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def menu_actions(self) -> list[QAction]:
+        """Every action of the menu bar, menu by menu (submenus included)."""
+        out, menus = [], [a.menu() for a in self.menuBar().actions() if a.menu()]
+        while menus:
+            menu = menus.pop(0)
+            for action in menu.actions():
+                if action.menu():
+                    menus.append(action.menu())
+                elif not action.isSeparator():
+                    out.append(action)
+        return out
+
+    @Slot()
+    def show_shortcuts(self) -> ShortcutsDialog:
+        dialog = ShortcutsDialog(self.menu_actions(), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    @Slot()
+    def show_marks(self) -> MarksDialog:
+        dialog = MarksDialog(self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog

@@ -292,8 +292,9 @@ class SessionPanel(QWidget):
         return list(self._hits)
 
     # -- navigation -----------------------------------------------------------------------
-    def select_row(self, frame_row: int) -> int | None:
-        """Expand to a frame row, select it and scroll to it."""
+    def select_row(self, frame_row: int, add: bool = False) -> int | None:
+        """Expand to a frame row, select it and scroll to it; ``add``: add it to the
+        selection, the current row staying where it is."""
         if not 0 <= frame_row < self.model.event_count():
             return None
         index = self.model.index_of_row(frame_row)
@@ -301,6 +302,10 @@ class SessionPanel(QWidget):
         while parent.isValid():
             self.tree.expand(parent)
             parent = parent.parent()
+        if add:
+            self.tree.selectionModel().select(index, QItemSelectionModel.SelectionFlag.Select
+                                              | QItemSelectionModel.SelectionFlag.Rows)
+            return frame_row
         flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
                  | QItemSelectionModel.SelectionFlag.Rows)
         self.tree.selectionModel().setCurrentIndex(index, flags)
@@ -308,7 +313,7 @@ class SessionPanel(QWidget):
         return frame_row
 
     def select_event(self, seq: int, sub: int | None, kind: str | None = None,
-                     call_id: str | None = None) -> int | None:
+                     call_id: str | None = None, add: bool = False) -> int | None:
         """Select the event of this session with ``seq`` (and ``sub``, ``kind``, ``call_id``
         when given; an exact ``sub`` is preferred); the frame row, or None when absent."""
         if self.data is None or seq is None:
@@ -322,7 +327,7 @@ class SessionPanel(QWidget):
                       .select("row", "sub").rows())
         exact = [r for r, s in candidates if s == sub or (sub is None and not s)]
         rows = exact or [r for r, _ in candidates]
-        return self.select_row(rows[0]) if rows else None
+        return self.select_row(rows[0], add) if rows else None
 
     def finding_rule(self) -> str | None:
         """The rule F3 is limited to (None: every rule)."""

@@ -112,8 +112,15 @@ class WindowMenus(QObject):
         self.view_menu = view
 
         help_menu = bar.addMenu("&Help")
+        self.shortcuts_action = QAction("&Keyboard shortcuts", parent)
+        self.shortcuts_action.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
+        self.marks_action = QAction("What the &marks mean", parent)
         self.about_action = QAction("&About Turnscope", parent)
+        help_menu.addAction(self.shortcuts_action)
+        help_menu.addAction(self.marks_action)
+        help_menu.addSeparator()
         help_menu.addAction(self.about_action)
+        self.bar = bar
 
     @staticmethod
     def _action(text: str, parent: QWidget, tip: str, key=None) -> QAction:

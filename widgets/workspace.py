@@ -110,8 +110,13 @@ class Workspace(QWidget):
         self._select(event)
 
     def _select(self, event: dict) -> None:
+        """Select ``event`` (the current row) and, added to the selection, the events of its
+        ``"also"`` list (the other events of a finding)."""
         self.session_panel.select_event(event.get("seq"), event.get("sub"),
                                         event.get("kind"), event.get("call_id"))
+        for other in event.get("also", ()):
+            self.session_panel.select_event(other.get("seq"), other.get("sub"),
+                                            other.get("kind"), other.get("call_id"), add=True)
 
     def set_order(self, order: Order) -> None:
         """Read sessions in ``order`` (the window's order box); reloads the session shown."""
