@@ -25,14 +25,14 @@ from widgets.mark_style import FINDING_KEYS, STYLES, pixmap
 
 #: Keys that are not a menu action's: (keys, what they do).
 WIDGET_KEYS = (
-    ("F3 / Shift+F3", "Next / previous finding of the rule chosen by the tree (all rules by "
-                      "default); past the last, the next session with one"),
+    ("F3 / Shift+F3", ("Next / previous finding of the rule chosen by the tree (all rules by "
+                       "default); past the last, the next session with one")),
     ("Enter / Shift+Enter", "In the find bar: next / previous event holding the words"),
-    ("Ctrl+C", "In the tree: the selected events as JSON Lines (event and raw record); in "
-               "a table: its selected rows as TSV"),
+    ("Ctrl+C", ("In the tree: the selected events as JSON Lines (event and raw record); in "
+                "a table: its selected rows as TSV")),
     ("Shift+Up / Shift+Down", "In the tree: select several events (to copy them)"),
-    ("Tab / Shift+Tab", "Next / previous part of the window: toolbar, session list, find "
-                        "bar, tree, detail, strategy, reading, budget, comparison"),
+    ("Tab / Shift+Tab", ("Next / previous part of the window: toolbar, session list, find "
+                         "bar, tree, detail, strategy, reading, budget, comparison")),
     ("Ctrl+Tab", "Next tab of the tab bar holding the focus"),
     ("Right / Left", "In the tree: open / close a turn or a call"),
 )
