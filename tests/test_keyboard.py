@@ -284,3 +284,24 @@ def test_help_lists_every_shortcut_and_every_mark(qtbot, shown_window):
     assert keys == list(STYLES)
     assert all(STYLES[k].rule in marks.list.item(i).text() for i, k in enumerate(keys))
     marks.close()
+
+
+def test_the_session_id_column_stays_when_the_list_scrolls_sideways(qtbot, shown_window):
+    window = shown_window
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.import_paths([str(p) for p in demo_paths()])
+    table = window.table
+    window.splitter.setSizes([260, 1000])           # a narrow list: it scrolls sideways
+    qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() > 0)
+    table.horizontalScrollBar().setValue(table.horizontalScrollBar().maximum())
+    frozen = table.frozen
+    assert frozen.isVisible() and frozen.focusPolicy() == Qt.FocusPolicy.NoFocus
+    assert frozen.x() == table.frameWidth() and frozen.columnWidth(0) == table.columnWidth(0)
+    assert frozen.selectionModel() is table.selectionModel()
+    # it shows the id of each row the table shows, the selection moving in both
+    table.verticalScrollBar().setValue(table.verticalScrollBar().maximum())
+    assert frozen.verticalScrollBar().value() == table.verticalScrollBar().value()
+    top = table.rowAt(0)
+    assert frozen.rowAt(0) == top
+    assert frozen.indexAt(frozen.viewport().rect().topLeft()).data() == \
+        window.model.index(top, 0).data()
