@@ -78,8 +78,9 @@ class BudgetControl(QWidget):
     def set_ignored(self, ignored: bool) -> None:
         """Say under the slider that the previewed strategy's cut ignores the budget (the
         slider stays active: the budget is still what "over" is measured against)."""
-        self.note.setText(IGNORED_TEXT if ignored else "")
-        self.note.setToolTip(_IGNORED_TIP if ignored else "")
+        if ignored != self.ignored():   # (each slider move asks: no relayout when unchanged)
+            self.note.setText(IGNORED_TEXT if ignored else "")
+            self.note.setToolTip(_IGNORED_TIP if ignored else "")
 
     def ignored(self) -> bool:
         return bool(self.note.text())
