@@ -305,3 +305,39 @@ def test_the_session_id_column_stays_when_the_list_scrolls_sideways(qtbot, shown
     assert frozen.rowAt(0) == top
     assert frozen.indexAt(frozen.viewport().rect().topLeft()).data() == \
         window.model.index(top, 0).data()
+
+
+def test_the_corpus_search_lists_the_sessions_holding_the_words(qtbot, shown_window):
+    window = shown_window
+    if not CLAUDE.exists():
+        pytest.skip("the shared corpus is not here")
+    agent = CLAUDE.with_name("marot-spotter__agent-aac57f5.jsonl")
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.import_paths([str(CLAUDE), str(agent)])
+    # the events of each session whose text holds the word, counted here in Python
+    expected = {}
+    for session_id, text in window.store.con.execute(
+            "SELECT e.session_id, d.text FROM events e JOIN event_details d USING (eid)"
+            " WHERE d.text IS NOT NULL").fetchall():
+        if "otel" in text.lower():
+            expected[session_id] = expected.get(session_id, 0) + 1
+    assert len(expected) == 2                          # the parent and its sub-agent
+    press(qtbot, KEY.Key_L, CTRL | SHIFT)
+    search = window.corpus_search
+    assert focus() is search.edit
+    qtbot.keyClicks(focus(), "OTEL")
+    press(qtbot, KEY.Key_Return)
+    qtbot.waitUntil(lambda: bool(search.hits()), timeout=WAIT)
+    assert {h.session_id: h.events for h in search.hits()} == expected
+    counts = [h.events for h in search.hits()]
+    assert counts == sorted(counts, reverse=True)
+    target = search.hits()[-1]
+    press(qtbot, KEY.Key_Tab)                          # into the results
+    assert focus() is search.results
+    search.results.setCurrentItem(search.results.topLevelItem(len(search.hits()) - 1))
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        press(qtbot, KEY.Key_Return)
+    event = current_event(window)
+    assert window.workspace.data.session_id == target.session_id
+    assert (event["seq"], event["sub"]) == (target.first["seq"], target.first["sub"])
+    assert "otel" in (window.session_panel.model.event(event["row"]).get("text") or "").lower()

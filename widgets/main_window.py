@@ -25,6 +25,7 @@ from explorer.model import Order
 from explorer.store.db import Store
 from explorer.store.save_as import save_as
 from explorer.text_escape import elided, visible
+from widgets.corpus_search import CorpusSearch
 from widgets.dialogs import about_box, file_errors_box
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
@@ -78,6 +79,8 @@ class MainWindow(QMainWindow):
         self.sessions = SessionsPane(store, self.jobs, self)
         self.sessions.observe(self.state)
         self.findings = self._add_panel("left", FindingsPanel(store, self.jobs, self))
+        self.corpus_search = CorpusSearch(store, self.jobs, self)
+        self.corpus_search.hit_activated.connect(self.go_to_finding)
         self.workspace = self._add_panel("main", Workspace(store, self.jobs, order, self))
         self.sweep = self._add_panel("main", SweepPanel(store, self.jobs, self))
         # Kept for the tests and the screenshot, which look at these parts directly.
@@ -163,7 +166,8 @@ class MainWindow(QMainWindow):
         self._copy_shortcuts = [install_tsv_copy(v)
                                 for v in (self.table, self.findings.view, self.preview.table)]
         panel = self.session_panel
-        chain = [self.order_box, self.filter_edit, self.only_findings_box, self.table,
+        chain = [self.order_box, self.filter_edit, self.only_findings_box,
+                 self.corpus_search.edit, self.corpus_search.results, self.table,
                  self.findings.rule_box, self.findings.session_box, self.findings.view,
                  panel.find_bar.edit, panel.tree, panel.detail, panel.rule_box,
                  *self.preview.focus_chain()]
@@ -178,6 +182,7 @@ class MainWindow(QMainWindow):
                 "strategy": self.preview.picker.family,
                 "budget": self.preview.budget_control.box, "compare": self.preview.table,
                 "sessions": self.table, "findings": self.findings.view,
+                "corpus": self.corpus_search.edit,
                 "sweep": self.sweep.strategy_list}[part]
 
     @Slot(str)
@@ -188,8 +193,8 @@ class MainWindow(QMainWindow):
             self.session_panel.open_find()
             return
         widget = self.focus_target(part)
-        if part in ("sessions", "findings"):
-            self.left_tabs.setCurrentIndex(0 if part == "sessions" else
+        if part in ("sessions", "findings", "corpus"):
+            self.left_tabs.setCurrentIndex(0 if part != "findings" else
                                            self.left_tabs.indexOf(self.findings))
         else:
             self.main_tabs.setCurrentWidget(self.sweep if part == "sweep" else self.workspace)
@@ -200,8 +205,9 @@ class MainWindow(QMainWindow):
             widget.setCurrentIndex(widget.model().index(0, 0))
 
     def _build_central(self) -> None:
-        area = PanelArea(self.totals, self.table, self._panels, self)
+        area = PanelArea(self.totals, self.table, self._panels, self, above=self.corpus_search)
         self.left_tabs, self.main_tabs, self.splitter = area.left_tabs, area.main_tabs, area.splitter
+        self.sessions_page = area.sessions_page
         self.setCentralWidget(area)
 
     # -- public ---------------------------------------------------------------------------
@@ -372,6 +378,7 @@ class MainWindow(QMainWindow):
             return
         self._closed = True
         self.sweep.cancel()  # interrupts its DuckDB query, which cancel_all alone does not
+        self.corpus_search.shutdown()
         self.findings.shutdown()
         self.jobs.cancel_all()
         self.jobs.wait()
@@ -386,7 +393,7 @@ class MainWindow(QMainWindow):
     @Slot(str, int)
     def _on_menus_tab_requested(self, tabs: str, index: int) -> None:
         widget = (self.main_tabs if tabs == "main" else self.left_tabs).widget(index)
-        part = {self.table: "sessions", self.findings: "findings", self.workspace: "tree",
+        part = {self.table: "sessions", self.sessions_page: "sessions", self.findings: "findings", self.workspace: "tree",
                 self.sweep: "sweep"}.get(widget)
         if part is not None:
             self.focus_part(part)

@@ -37,6 +37,7 @@ TREE_ENTRIES = (("Next finding\tF3", "next_finding"),
 #: The View menu's entries that move the keyboard focus: (text, target, key).
 FOCUS_ENTRIES = (("Turn &tree", "tree", "Esc"),
                  ("F&ind in session…", "find", "Ctrl+F"),
+                 ("Search &all sessions…", "corpus", "Ctrl+Shift+L"),
                  ("St&rategy", "strategy", "Ctrl+K"),
                  ("&Budget", "budget", "Ctrl+B"),
                  ("Strategy &comparison", "compare", "Ctrl+Shift+K"))
@@ -234,12 +235,25 @@ class PanelArea(QWidget):
     gets a tab with the panel's own title and tooltip (its class's ``TAB``)."""
 
     def __init__(self, totals: QWidget, table: QWidget, panels: list[tuple[str, QWidget]],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, above: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         self.left_tabs = QTabWidget(self)
-        self.left_tabs.addTab(table, "Sessions")
+        if above is not None:   # the corpus search's box over the session list
+            page = QWidget(self)
+            column = QVBoxLayout(page)
+            column.setContentsMargins(0, 2, 0, 0)
+            splitter = QSplitter(Qt.Orientation.Vertical, page)
+            splitter.addWidget(above)
+            splitter.addWidget(table)
+            splitter.setStretchFactor(1, 3)
+            splitter.setChildrenCollapsible(False)
+            column.addWidget(splitter)
+            self.sessions_page = page
+        else:
+            self.sessions_page = table
+        self.left_tabs.addTab(self.sessions_page, "Sessions")
         self.main_tabs = QTabWidget(self)
         for tabs, panel in panels:
             widget = self.left_tabs if tabs == "left" else self.main_tabs
