@@ -121,3 +121,17 @@ def test_readable_text_rules():
     assert event_label("RESULT", None, None, True, "boom") == f"RESULT {ERROR_MARK} — boom"
     assert event_label("OTHER", None, "thinking", None, "") == "OTHER thinking"
     assert event_label("SUMMARY", None, None, None, "so far").startswith("SUMMARY (compaction")
+
+
+def test_the_search_pattern_matches_the_words_literally_case_folded():
+    import duckdb
+
+    from explorer.session.corpus_search import literal_pattern, snippet
+    con = duckdb.connect()
+    for words, text, found in (("a.b", "xA.Bx", True), ("a.b", "axb", False),
+                               ("x\\Ey", "Q x\\Ey", True), ("(", "f(x)", True),
+                               ("日本", "語日本", True), ("MIX test", "run mix  test", False)):
+        got = con.execute("SELECT regexp_matches($t, $p)",
+                          {"t": text, "p": literal_pattern(words)}).fetchone()[0]
+        assert got is found, (words, text)
+    assert snippet("x" * 100 + " Needle " + "y" * 100, "needle", 5) == "…xxxx Needle yyyy…"

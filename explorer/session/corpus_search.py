@@ -34,12 +34,18 @@ def snippet(text: str, needle: str, around: int = AROUND) -> str:
                                                              else "")
 
 
+def literal_pattern(words: str) -> str:
+    """``words`` as an RE2 pattern matching them literally, case folded (``\\Q…\\E``; a
+    ``\\E`` inside the words is closed and written escaped)."""
+    return "(?i)\\Q" + words.replace("\\E", "\\E\\\\E\\Q") + "\\E"
+
+
 def search(db: Db, words: str, limit: int = LIMIT) -> list[SessionHit]:
     """The sessions whose text holds ``words`` (one substring, case folded)."""
     needle = words.strip().lower()
     if not needle:
         return []
-    rows = db.run("corpus_text_search", needle=needle, limit=limit)
+    rows = db.run("corpus_text_search", pattern=literal_pattern(words.strip()), limit=limit)
     return [SessionHit(sid, events, {"seq": seq, "sub": sub, "kind": kind, "call_id": call},
                        snippet(text or "", needle))
             for sid, events, seq, sub, kind, call, text in rows]

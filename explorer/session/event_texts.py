@@ -16,6 +16,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from explorer.session.corpus_search import literal_pattern
 from explorer.session.readable import one_line
 from explorer.store.db import Db
 from explorer.text_escape import visible
@@ -145,7 +146,7 @@ class EventTexts:
             try:
                 eids = [e for (e,) in db.run(
                     "event_text_search", eids=self._eids.tolist(), low=int(self._eids.min()),
-                    high=int(self._eids.max()), needle=needle.lower())]
+                    high=int(self._eids.max()), pattern=literal_pattern(needle))]
             finally:
                 db.close()
         except duckdb.Error:
