@@ -235,3 +235,38 @@ def test_dense_turn_boundaries_are_thinned_to_real_ones():
     assert MAX_TURN_LINES // 2 < len(drawn) <= MAX_TURN_LINES
     assert np.isin(drawn, many).all() and np.all(np.diff(drawn) > 0)
     assert drawn[0] == many[0] and drawn[-1] > 0.99 * many[-1]
+
+
+def test_sweep_lines_differ_the_chosen_one_on_top_and_the_legend_acts_on_every_plot(
+        qtbot, demo, jobs):
+    from widgets.sweep_panel import STRATEGIES, line_style
+    styles = [line_style(i) for i in range(len(STRATEGIES))]
+    assert len(set(styles)) == len(STRATEGIES)          # no two strategies drawn alike
+    assert len({(c, s) for c, s, _ in styles}) == len(STRATEGIES)
+    strategies = ["M0", "M1", "M2"]
+    panel = _panel(qtbot, demo, jobs, strategies)
+    chosen = next(i for i in range(panel.strategy_list.count())
+                  if panel.strategy_list.item(i).text() == "M1")
+    panel.strategy_list.setCurrentRow(chosen)
+    with qtbot.waitSignal(panel.finished, timeout=WAIT):
+        panel.run()
+    for _, figure, _ in PLOTS:
+        z = {s: panel.curves[(figure, s)].zValue() for s in strategies}
+        assert z["M1"] > z["M0"] and z["M1"] > z["M2"]
+    sample = next(sample for sample, label in panel.legend.items if label.text == "M0")
+    sample.mouseClickEvent(_LeftClick())               # hides M0 in all four plots
+    assert all(not panel.curves[(f, "M0")].isVisible() for _, f, _ in PLOTS)
+    assert all(panel.curves[(f, "M2")].isVisible() for _, f, _ in PLOTS)
+    sample.mouseClickEvent(_LeftClick())
+    assert all(panel.curves[(f, "M0")].isVisible() for _, f, _ in PLOTS)
+
+
+class _LeftClick:
+    """The little of a pyqtgraph mouse click event a legend sample reads."""
+
+    def button(self):
+        from PySide6.QtCore import Qt
+        return Qt.MouseButton.LeftButton
+
+    def accept(self):
+        pass

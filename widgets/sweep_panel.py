@@ -46,9 +46,21 @@ PLOTS = (
     ("orphan results ÷ windows", "orphan_results", True),
     ("over ratio (kept ÷ budget × windows)", "over_ratio", False),
 )
-#: One colour per strategy, fixed whatever is checked (tab10 and three more).
-COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31")
+#: One colour per strategy, fixed whatever is checked: the Okabe–Ito palette (told apart
+#: under the common colour blindnesses; its yellow left out, too light on white), each
+#: colour a second time with another line style and symbol (:func:`line_style`).
+COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
+#: The pen styles and symbols strategies cycle through with the colours (13 strategies:
+#: no two share colour and style).
+STYLES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine)
+SYMBOLS = ("o", "s", "t")
+
+
+def line_style(index: int) -> tuple[str, Qt.PenStyle, str]:
+    """The colour, pen style and symbol of the strategy at ``index`` of STRATEGIES."""
+    turn = index // len(COLOURS)
+    return (COLOURS[index % len(COLOURS)], STYLES[turn % len(STYLES)],
+            SYMBOLS[turn % len(SYMBOLS)])
 INTERRUPT_MS = 100
 
 
@@ -93,7 +105,7 @@ class SweepPanel(QWidget):
         self.strategy_list = QListWidget(self)
         self.strategy_list.setIconSize(QSize(14, 14))
         for i, text in enumerate(STRATEGIES):
-            item = QListWidgetItem(_swatch(COLOURS[i % len(COLOURS)]), text)
+            item = QListWidgetItem(_swatch(line_style(i)[0]), text)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if text in CHECKED else Qt.CheckState.Unchecked)
             self.strategy_list.addItem(item)
@@ -277,17 +289,24 @@ class SweepPanel(QWidget):
     def _draw(self, result: SweepResult) -> None:
         self._clear_curves()
         rows, request = result.rows, result.request
+        chosen = self.strategy_list.currentItem()
+        chosen = chosen.text() if chosen is not None else None
         for strategy in request.strategies:
             mine = [r for r in rows if r["strategy"] == strategy]
-            colour = COLOURS[STRATEGIES.index(strategy) % len(COLOURS)]
+            colour, style, symbol = line_style(STRATEGIES.index(strategy))
+            on_top = strategy == chosen   # the strategy picked in the list: over the others
             budgets = [r["budget"] for r in mine]
             for _, figure, per_window in PLOTS:
                 curve = self.plots[figure].plot(
                     budgets, curve_values(mine, figure, per_window),
-                    pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=5,
+                    pen=pg.mkPen(colour, width=4 if on_top else 2, style=style),
+                    symbol=symbol, symbolSize=7 if on_top else 5,
                     symbolBrush=colour, symbolPen=colour)
+                curve.setZValue(10 if on_top else 0)
                 self.curves[(figure, strategy)] = curve
             self.legend.addItem(self.curves[(PLOTS[0][1], strategy)], strategy)
+        for sample, _label in self.legend.items:   # a click shows or hides it in every plot
+            sample.sigClicked.connect(self._on_legend_clicked)
         for plot in self.plots.values():
             plot.enableAutoRange()
         windows = rows[0]["windows"] if rows else 0
@@ -296,6 +315,13 @@ class SweepPanel(QWidget):
         self._say(f"{windows:,} sessions × {len(request.strategies)} strategies × "
                   f"{len(request.budgets)} budgets in {request.order.value} order, "
                   f"swept in {result.seconds:.2f} s.")
+
+    def _on_legend_clicked(self, item) -> None:
+        """A legend entry was clicked: its strategy shown or hidden in all four plots."""
+        strategy = next((s for (f, s), c in self.curves.items() if c is item), None)
+        for (figure, name), curve in self.curves.items():
+            if name == strategy:
+                curve.setVisible(item.isVisible())
 
     def _clear_curves(self) -> None:
         for (figure, _), curve in self.curves.items():
