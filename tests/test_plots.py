@@ -253,6 +253,14 @@ def test_sweep_lines_differ_the_chosen_one_on_top_and_the_legend_acts_on_every_p
     for _, figure, _ in PLOTS:
         z = {s: panel.curves[(figure, s)].zValue() for s in strategies}
         assert z["M1"] > z["M0"] and z["M1"] > z["M2"]
+    # values on hover: each point's strategy, budget and figure
+    from widgets.sweep_panel import point_tip
+    curve = panel.curves[("over_ratio", "M1")]
+    assert curve.scatter.opts["hoverable"]
+    tip = curve.scatter.opts["tip"](x=3.0, y=0.0, data=None)
+    assert tip == "M1\nbudget 1,000 tokens\nover ratio (kept ÷ budget × windows): 1"
+    assert point_tip("M0", "empty ÷ windows", False, 2.0, 0.25) == (
+        "M0\nbudget 100 tokens\nempty ÷ windows: 0.25")
     sample = next(sample for sample, label in panel.legend.items if label.text == "M0")
     sample.mouseClickEvent(_LeftClick())               # hides M0 in all four plots
     assert all(not panel.curves[(f, "M0")].isVisible() for _, f, _ in PLOTS)

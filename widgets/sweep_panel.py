@@ -8,6 +8,7 @@ or whose order or settings changed meanwhile, draws nothing.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
@@ -62,6 +63,13 @@ def line_style(index: int) -> tuple[str, Qt.PenStyle, str]:
     return (COLOURS[index % len(COLOURS)], STYLES[turn % len(STYLES)],
             SYMBOLS[turn % len(SYMBOLS)])
 INTERRUPT_MS = 100
+
+
+def point_tip(strategy: str, title: str, log_y: bool, x: float, y: float, data=None) -> str:
+    """The tooltip of one point of a sweep plot (``x``, and ``y`` when ``log_y``, are the
+    plot's log10 coordinates): its strategy, budget and value."""
+    value = 10 ** y if log_y else y
+    return f"{strategy}\nbudget {round(10 ** x):,} tokens\n{title}: {value:.4g}"
 
 
 def curve_values(rows: list[dict], figure: str, per_window: bool) -> list[float]:
@@ -296,13 +304,18 @@ class SweepPanel(QWidget):
             colour, style, symbol = line_style(STRATEGIES.index(strategy))
             on_top = strategy == chosen   # the strategy picked in the list: over the others
             budgets = [r["budget"] for r in mine]
-            for _, figure, per_window in PLOTS:
+            for title, figure, per_window in PLOTS:
                 curve = self.plots[figure].plot(
                     budgets, curve_values(mine, figure, per_window),
                     pen=pg.mkPen(colour, width=4 if on_top else 2, style=style),
                     symbol=symbol, symbolSize=7 if on_top else 5,
                     symbolBrush=colour, symbolPen=colour)
                 curve.setZValue(10 if on_top else 0)
+                # values on hover: the point's strategy, budget and figure in a tooltip
+                curve.scatter.opts["hoverable"] = True
+                curve.scatter.opts["tip"] = partial(point_tip, strategy, title,
+                                                    figure == "over_ratio")
+                curve.scatter.setAcceptHoverEvents(True)
                 self.curves[(figure, strategy)] = curve
             self.legend.addItem(self.curves[(PLOTS[0][1], strategy)], strategy)
         for sample, _label in self.legend.items:   # a click shows or hides it in every plot
