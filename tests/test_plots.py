@@ -186,7 +186,13 @@ def test_cancel_leaves_a_clear_status_and_no_curves(qtbot, demo, jobs):
     qtbot.waitUntil(lambda: not jobs.is_busy(), timeout=WAIT)
     qtbot.wait(50)        # let any queued worker signal arrive
     assert finished == [] and panel.curves == {}
-    assert all(not p.listDataItems() for p in panel.plots.values())
+    # the first run's curves stay, faint, until cleared; nothing of the cancelled one
+    faint = {id(c) for _, c in panel.earlier}
+    assert len(faint) == len(PLOTS) * len(panel.strategies())
+    assert all(id(i) in faint for p in panel.plots.values() for i in p.listDataItems())
+    assert all(c.opts["pen"].color().alpha() < 100 for _, c in panel.earlier)
+    panel.clear_button.click()
+    assert all(not p.listDataItems() for p in panel.plots.values()) and not panel.earlier
     assert panel.status.text().startswith("Cancelled")
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
 

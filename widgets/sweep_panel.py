@@ -98,6 +98,7 @@ class SweepPanel(QWidget):
         self.settings = CompactionSettings()
         self.budgets = BUDGETS
         self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}   # (figure, strategy)
+        self.earlier: list[tuple[str, pg.PlotDataItem]] = []   # earlier runs, faint: (figure, curve)
         self._latest = LatestJob(jobs, self)
         self._task: SweepTask | None = None
         self._stopping: dict[Worker, SweepTask] = {}   # cancelled, still running
@@ -125,6 +126,10 @@ class SweepPanel(QWidget):
         budgets.setMaximumWidth(200)
         self.run_button = QPushButton("Run", self)
         self.cancel_button = QPushButton("Cancel", self)
+        self.clear_button = QPushButton("Clear earlier runs", self)
+        self.clear_button.setToolTip("Remove the faint curves of the earlier runs")
+        self.clear_button.setEnabled(False)
+        self.clear_button.clicked.connect(self.clear_earlier)
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(200)
         self.status = QLabel(self)
@@ -157,6 +162,7 @@ class SweepPanel(QWidget):
         side.addWidget(self.strategy_list, 1)
         side.addWidget(budgets)
         side.addLayout(buttons)
+        side.addWidget(self.clear_button)
         side.addWidget(self.progress)
         top = QHBoxLayout()
         top.addLayout(side)
@@ -273,7 +279,7 @@ class SweepPanel(QWidget):
         running = self._latest.busy()
         if running or self.curves:
             what = "order" if name == "order" else "settings"
-            self._abandon(f"The {what} changed ({'run stopped' if running else 'curves cleared'}"
+            self._abandon(f"The {what} changed ({'run stopped' if running else 'curves kept faint'}"
                           "): press Run to sweep again.")
 
     def _abandon(self, text: str) -> None:
@@ -337,10 +343,28 @@ class SweepPanel(QWidget):
                 curve.setVisible(item.isVisible())
 
     def _clear_curves(self) -> None:
+        """The current run's curves become faint ones, kept under the next run's until
+        :meth:`clear_earlier` (a re-run or a cancel no longer throws them away)."""
         for (figure, _), curve in self.curves.items():
-            self.plots[figure].removeItem(curve)
+            pen = curve.opts["pen"]
+            colour = QColor(pen.color())
+            colour.setAlpha(70)
+            curve.setPen(pg.mkPen(colour, width=1, style=pen.style()))
+            curve.setSymbol(None)
+            curve.setZValue(-10)
+            curve.setVisible(True)
+            curve.scatter.opts["hoverable"] = False
+            self.earlier.append((figure, curve))
+        self.clear_button.setEnabled(bool(self.earlier))
         self.curves.clear()
         self.legend.clear()
+
+    def clear_earlier(self) -> None:
+        """Remove the faint curves of the earlier runs."""
+        for figure, curve in self.earlier:
+            self.plots[figure].removeItem(curve)
+        self.earlier.clear()
+        self.clear_button.setEnabled(False)
 
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)
