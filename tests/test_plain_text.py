@@ -50,9 +50,9 @@ def records(session: str) -> list[dict]:
 def tree_texts(session: str) -> list[str]:
     """What the event column of the turn tree shows for ``records(session)``, top down."""
     return [f"Turn 1 — {session} asks", f"USER — {session} asks",
-            f"CALL {session} {session} — {session}",
-            f"RESULT {session} {session} — result {session}",
-            f"RESULT {session} {session} orphan — {session}"]
+            f"CALL {session} — {session}",
+            f"RESULT {session} — result {session}",
+            f"RESULT {session} — {session}"]
 
 
 @pytest.fixture
@@ -188,7 +188,7 @@ def test_tree_title_and_detail_show_log_text_literally(qtbot, window, session):
         assert tip is None or shown(tip) == tip  # the marks' fixed sentences, never rich
     # the title: plain text, and its tooltip shows the same characters
     assert panel.title.textFormat() == Qt.TextFormat.PlainText
-    assert panel.title.text().startswith(f"{session}: 4 events in 1 turn(s)")
+    assert panel.title.text().startswith(f"{session}: 4 events in 1 turn, ")
     assert shown(panel.title.toolTip()) == panel.title.text()
     for label in (window.workspace.cost_plot.title, window.workspace.preview.title):
         if label.text():
@@ -201,7 +201,8 @@ def test_tree_title_and_detail_show_log_text_literally(qtbot, window, session):
             if name in record:
                 assert f"\n{name}: {record[name]}\n" in detail
         assert detail.startswith(f"session_id: {session}\n")
-        assert f"\ntext:\n{record['text']}" in detail
+        heading = {"CALL": "arguments", "RESULT": "output"}.get(record["kind"], "text")
+        assert f"\n{heading}:\n{record['text']}" in detail
     assert check_widgets([window]) >= 2  # the title and its tooltip at least
 
 

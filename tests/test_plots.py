@@ -186,7 +186,13 @@ def test_cancel_leaves_a_clear_status_and_no_curves(qtbot, demo, jobs):
     qtbot.waitUntil(lambda: not jobs.is_busy(), timeout=WAIT)
     qtbot.wait(50)        # let any queued worker signal arrive
     assert finished == [] and panel.curves == {}
-    assert all(not p.listDataItems() for p in panel.plots.values())
+    # the first run's curves stay, faint, until cleared; nothing of the cancelled one
+    faint = {id(c) for _, c in panel.earlier}
+    assert len(faint) == len(PLOTS) * len(panel.strategies())
+    assert all(id(i) in faint for p in panel.plots.values() for i in p.listDataItems())
+    assert all(c.opts["pen"].color().alpha() < 100 for _, c in panel.earlier)
+    panel.clear_button.click()
+    assert all(not p.listDataItems() for p in panel.plots.values()) and not panel.earlier
     assert panel.status.text().startswith("Cancelled")
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
 
@@ -235,3 +241,46 @@ def test_dense_turn_boundaries_are_thinned_to_real_ones():
     assert MAX_TURN_LINES // 2 < len(drawn) <= MAX_TURN_LINES
     assert np.isin(drawn, many).all() and np.all(np.diff(drawn) > 0)
     assert drawn[0] == many[0] and drawn[-1] > 0.99 * many[-1]
+
+
+def test_sweep_lines_differ_the_chosen_one_on_top_and_the_legend_acts_on_every_plot(
+        qtbot, demo, jobs):
+    from widgets.sweep_panel import STRATEGIES, line_style
+    styles = [line_style(i) for i in range(len(STRATEGIES))]
+    assert len(set(styles)) == len(STRATEGIES)          # no two strategies drawn alike
+    assert len({(c, s) for c, s, _ in styles}) == len(STRATEGIES)
+    strategies = ["M0", "M1", "M2"]
+    panel = _panel(qtbot, demo, jobs, strategies)
+    chosen = next(i for i in range(panel.strategy_list.count())
+                  if panel.strategy_list.item(i).text() == "M1")
+    panel.strategy_list.setCurrentRow(chosen)
+    with qtbot.waitSignal(panel.finished, timeout=WAIT):
+        panel.run()
+    for _, figure, _ in PLOTS:
+        z = {s: panel.curves[(figure, s)].zValue() for s in strategies}
+        assert z["M1"] > z["M0"] and z["M1"] > z["M2"]
+    # values on hover: each point's strategy, budget and figure
+    from widgets.sweep_panel import point_tip
+    curve = panel.curves[("over_ratio", "M1")]
+    assert curve.scatter.opts["hoverable"]
+    tip = curve.scatter.opts["tip"](x=3.0, y=0.0, data=None)
+    assert tip == "M1\nbudget 1,000 tokens\nover ratio (kept ÷ budget × windows): 1"
+    assert point_tip("M0", "empty ÷ windows", False, 2.0, 0.25) == (
+        "M0\nbudget 100 tokens\nempty ÷ windows: 0.25")
+    sample = next(sample for sample, label in panel.legend.items if label.text == "M0")
+    sample.mouseClickEvent(_LeftClick())               # hides M0 in all four plots
+    assert all(not panel.curves[(f, "M0")].isVisible() for _, f, _ in PLOTS)
+    assert all(panel.curves[(f, "M2")].isVisible() for _, f, _ in PLOTS)
+    sample.mouseClickEvent(_LeftClick())
+    assert all(panel.curves[(f, "M0")].isVisible() for _, f, _ in PLOTS)
+
+
+class _LeftClick:
+    """The little of a pyqtgraph mouse click event a legend sample reads."""
+
+    def button(self):
+        from PySide6.QtCore import Qt
+        return Qt.MouseButton.LeftButton
+
+    def accept(self):
+        pass

@@ -54,14 +54,21 @@ FRAGMENTS = {
     **{k.upper(): v for k, v in CostSettings(tokenizer="o200k").fragments().items()},
 }
 #: The cache table the statements of each family read (made in demo_store).
-CACHE_TABLES = {"audit_cache_": "audit_seq",
+CACHE_TABLES = {"audit_cache_": "audit_seq", "copy_table_to_target": "events",
                 "findings_cache_": findings_cache.table_name(Order.SEQ),
                 "token_counts_": token_counts.table_name("o200k")}
 
 
+#: Statements EXPLAIN cannot plan (DuckDB plans no ATTACH or DETACH): run by test_save_as.py.
+UNPLANNED = {"attach_copy_target", "detach_copy_target"}
+
+
 @pytest.fixture(scope="module")
-def demo_store():
+def demo_store(tmp_path_factory):
     s = Store()
+    target = tmp_path_factory.mktemp("copy") / "copy.duckdb"
+    Store(target).close()  # what Save Database As… attaches (explorer.store.save_as)
+    s.run("attach_copy_target", path=str(target))
     load(s, *demo_paths())
     s.run("create_parsed")
     audit_cache.ensure(s, Order.SEQ)
@@ -77,7 +84,8 @@ def demo_store():
     s.close()
 
 
-@pytest.mark.parametrize("name", [n for n in queries.names() if not n.startswith("create_")])
+@pytest.mark.parametrize("name", [n for n in queries.names()
+                                  if not n.startswith("create_") and n not in UNPLANNED])
 def test_statement_plans(demo_store, name):
     text = queries.load(name)
     markers = set(_MARKER.findall(text))

@@ -111,11 +111,11 @@ def test_turns_and_pairs(qtmodeltester, store, tmp_path):
     assert [t.data() for t in turns] == ["Preamble — be brief", "Turn 1 — <b>hello</b> there",
                                          "Turn 2 — next"]
     assert model.rowCount(turns[1]) == 0 and model.canFetchMore(turns[1])  # lazy
-    assert _texts(model, turns[1]) == ["USER — <b>hello</b> there", "CALL bash a — ls",
-                                       "RESULT lost — ?"]
+    assert _texts(model, turns[1]) == ["USER — <b>hello</b> there", "CALL bash — ls",
+                                       "RESULT — ?"]
     call = model.index(1, 0, turns[1])
     # the RESULT of call "a" sits in turn 2 of the log but shows under its CALL
-    assert _texts(model, call) == ["RESULT a — files"]
+    assert _texts(model, call) == ["RESULT — files"]
     assert _texts(model, turns[2]) == ["USER — next"]
     orphan = model.index(2, MARK, turns[1])
     assert orphan.data() == "orphan result" and audits.RULE_TEXT["orphan_results"] in orphan.data(Role.ToolTipRole)
@@ -427,7 +427,7 @@ def test_keyboard_moves_update_the_detail(qtbot, store, tmp_path):
     qtbot.keyClick(panel.tree, Qt.Key.Key_Right)  # opens the pair
     qtbot.keyClick(panel.tree, Qt.Key.Key_Down)
     assert panel.model.frame_row(panel.tree.currentIndex()) == 5
-    assert "text:\nfiles" in panel.detail.toPlainText()
+    assert "output:\nfiles" in panel.detail.toPlainText()
 
 
 def test_expand_and_collapse_all(qtbot, demo):
@@ -491,7 +491,7 @@ def test_show_session_and_clear(qtbot, store, tmp_path):
     panel = SessionPanel()
     qtbot.addWidget(panel)
     panel.show_session(store, "s", "seq")
-    assert panel.title.text().startswith("s: 6 events in 3 turn(s)")
+    assert panel.title.text().startswith("s: 6 events in 2 turns and a preamble, ")
     assert panel.model.rowCount() == 3
     panel.clear()
     assert panel.model.rowCount() == 0 and panel.next_finding() is None

@@ -128,7 +128,7 @@ def test_lookalike_ids_look_different_in_the_list_and_the_titles(qtbot, tmp_path
     tree = window.session_panel.model
     tree.fetch_all()
     call = tree.index(1, 0, tree.index(0, 0))
-    assert call.data().startswith("CALL \\u202ecba \\u202ecba")
+    assert call.data().startswith("CALL \\u202ecba — ")   # its tool, then its arguments
     window.close()
 
 
@@ -238,5 +238,8 @@ def test_the_event_detail_and_the_tree_preview_show_log_text_visibly():
     event = {"call_id": "c\u202e1", "cost": 3, "turn_no": 1, "text": text}
     shown = describe(event, "s\u200bx")
     assert "session_id: s\\u200bx" in shown and "call_id: c\\u202e1" in shown
-    assert "first line\r\n\tsecond \\u202eline\\u200b \\x1b[31mred" in shown
-    assert preview_text(text) == "first line second \\u202eline\\u200b \\x1b[31mred"
+    # a terminal's colour code is taken out of the text (issue 17); kept, escaped, in raw
+    assert "first line\r\n\tsecond \\u202eline\\u200b red" in shown
+    assert preview_text(text) == "first line second \\u202eline\\u200b red"
+    raw = describe(event | {"raw": json.dumps({"out": text})}, "s")
+    assert "\\x1b[31mred" in raw.split("raw record:")[1]

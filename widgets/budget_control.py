@@ -5,9 +5,13 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QSpinBox, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QSpinBox, QVBoxLayout, QWidget
 
 LOW, HIGH = 100, 1_000_000          # the slider's ends, in tokens
+#: What the note under the slider says for a strategy whose cut does not read the budget.
+IGNORED_TEXT = "this strategy's cut ignores the budget"
+_IGNORED_TIP = ("The strategy decides its view without the budget (STRATEGIES.md); the budget "
+                "stays the limit its view's cost is measured against (over budget or not).")
 STEPS = 1_000                       # slider positions: about 1 % apart
 BOX_MAX = 10_000_000                # the number box goes further than the slider
 
@@ -26,7 +30,8 @@ def position_of(budget: int) -> int:
 
 
 class BudgetControl(QWidget):
-    """A slider and a number box showing one budget, kept in sync both ways.
+    """A slider and a number box showing one budget, kept in sync both ways, and a note line
+    under them (:meth:`set_ignored`), whose room is kept when it is blank so nothing moves.
 
     Signals:
         budget_changed(int): the budget changed (by the user or by :meth:`set_budget`);
@@ -49,17 +54,36 @@ class BudgetControl(QWidget):
         self.box.setSuffix(" tokens")
         self.box.setKeyboardTracking(False)  # one change when typing ends, not per digit
         self.box.setToolTip("Budget in tokens (any positive number).")
-        layout = QHBoxLayout(self)
+        self.note = QLabel(self)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setMinimumHeight(self.note.fontMetrics().height())
+        self.note.setIndent(label.sizeHint().width() + 6)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(label)
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.box)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(label)
-        layout.addWidget(self.slider, 1)
-        layout.addWidget(self.box)
+        layout.setSpacing(0)
+        layout.addLayout(row)
+        layout.addWidget(self.note)
         self._show(self._budget)
         self.slider.valueChanged.connect(self._on_slider_value_changed)
         self.box.valueChanged.connect(self._on_box_value_changed)
 
     def budget(self) -> int:
         return self._budget
+
+    def set_ignored(self, ignored: bool) -> None:
+        """Say under the slider that the previewed strategy's cut ignores the budget (the
+        slider stays active: the budget is still what "over" is measured against)."""
+        if ignored != self.ignored():   # (each slider move asks: no relayout when unchanged)
+            self.note.setText(IGNORED_TEXT if ignored else "")
+            self.note.setToolTip(_IGNORED_TIP if ignored else "")
+
+    def ignored(self) -> bool:
+        return bool(self.note.text())
 
     def set_budget(self, budget: int) -> None:
         """Show ``budget``; emits ``budget_changed`` only when it differs from the current one."""

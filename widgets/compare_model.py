@@ -33,6 +33,7 @@ COLUMNS = (
 BAD = {"over", "empty", "orphan_results", "orphan_calls", "pair_split"}
 BAD_COLOUR = QColor(190, 30, 30)
 CURRENT_COLOUR = QColor(255, 236, 160)
+CURRENT_TEXT = QColor(30, 24, 0)   # dark on the light tint, under a dark palette too
 
 
 def cell_text(key: str, value) -> str:
@@ -154,6 +155,11 @@ class CompareModel(QAbstractTableModel):
     def rows(self) -> list[dict]:
         return list(self._rows)
 
+    def current_row(self) -> int | None:
+        """The row of the highlighted strategy (None when it has none)."""
+        return next((i for i, r in enumerate(self._rows) if r["strategy"] == self._current),
+                    None)
+
     def current(self) -> str:
         return self._current
 
@@ -177,11 +183,15 @@ class CompareModel(QAbstractTableModel):
         current = row["strategy"] == self._current
         if role == Qt.ItemDataRole.DisplayRole:
             return cell_text(key, value)
+        if role == Qt.ItemDataRole.UserRole:   # the value itself (copied as TSV unformatted)
+            return value
         if role == Qt.ItemDataRole.TextAlignmentRole and key != "strategy":
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         bad = key in BAD or key.startswith("rejected_")
         if role == Qt.ItemDataRole.ForegroundRole and bad and value:
             return QBrush(BAD_COLOUR)
+        if role == Qt.ItemDataRole.ForegroundRole and current:
+            return QBrush(CURRENT_TEXT)
         if role == Qt.ItemDataRole.BackgroundRole and current:
             return QBrush(CURRENT_COLOUR)
         if role == Qt.ItemDataRole.FontRole and (current or (bad and value)):

@@ -16,7 +16,7 @@ from PySide6.QtGui import QPen
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.session.cost_curve import CostCurve, cost_curve
-from explorer.session.data import SessionData
+from explorer.session.data import SessionData, turns_text
 from explorer.text_escape import elided
 from widgets.plain_text import whole_tip
 
@@ -140,7 +140,7 @@ class SessionCostPlot(QWidget):
             self.turns.setData(*self._turn_segments(curve))
             self.turns.setPen(turn_pen(len(curve.turn_x)))
             self.title.setText(f"{elided(data.session_id)}: {curve.n:,} events, "
-                               f"{len(curve.turn_x):,} turn(s), {curve.total:,} tokens, "
+                               f"{turns_text(len(curve.turn_x), data.has_preamble)}, {curve.total:,} tokens, "
                                f"{data.order.value} order")
         self.title.setToolTip((whole_tip(data.session_id) or "") if data else "")
         self._set_ranges()

@@ -6,16 +6,21 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from explorer.session.readable import pretty
 from explorer.session.reported_usage import reported_usage, usage_text
 from explorer.session.view_overlay import VIEW_ERROR_TEXT, SyntheticItem
 from explorer.text_escape import visible, visible_text
 
-_FIELDS = ("session_id", "seq", "sub", "kind", "tool", "call_id", "event_id", "message_id",
-           "user_id", "turn", "branch", "is_error", "synthetic", "archived", "note",
+_FIELDS = ("session_id", "seq", "sub", "kind", "note", "tool", "call_id", "event_id",
+           "message_id", "user_id", "turn", "branch", "is_error", "synthetic", "archived",
            "parent_session", "parent_call")
+#: What the text of each kind is, as its heading in the detail.
+_TEXT_HEADING = {"CALL": "arguments:", "RESULT": "output:",
+                 "SUMMARY": "compaction summary (the writer's summary of what came before):"}
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,12 @@ def describe(event: dict, session_id: str, view: ViewState | None = None,
     """The text the detail panel shows for one row of a session frame; ``estimate`` says how
     the costs that are not the writer's own were made (CostSettings.describe)."""
     lines = []
+    if event.get("kind") == "SUMMARY":
+        lines += ["COMPACTION SUMMARY: the text that replaced the conversation before it", ""]
+    elif event.get("note"):
+        lines += [f"{visible(str(event['note'])).upper()}", ""]
+    if event.get("kind") == "RESULT" and event.get("is_error"):
+        lines += ["✗ the tool reported an error", ""]
     for name in _FIELDS:
         value = session_id if name == "session_id" else event.get(name)
         if value is not None:
@@ -53,12 +64,14 @@ def describe(event: dict, session_id: str, view: ViewState | None = None,
     lines.append(f"turn (derived): {event['turn_no']}")
     if view is not None:
         lines += ["", *_view_lines(view)]
-    if event.get("text") is not None:
-        lines += ["", "text:", visible_text(event["text"])]
+    if event.get("text") is not None:   # JSON indented, line breaks, no ANSI codes
+        heading = _TEXT_HEADING.get(event.get("kind"), "text:")
+        lines += ["", heading, visible_text(pretty(event["text"]))]
     elif event.get("chars") is not None:
         lines.append(f"content: {event['chars']:,} characters{' (CJK)' if event.get('cjk') else ''}")
     if event.get("raw") is not None:
-        lines += ["", "raw record:", visible_text(event["raw"])]
+        # indented, its ANSI codes kept (shown escaped): the record as written
+        lines += ["", "raw record:", visible_text(pretty(event["raw"], ansi=True))]
     return "\n".join(lines)
 
 
@@ -95,6 +108,10 @@ class EventDetail(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
+        # Read by keyboard too (arrows, Shift+arrows to select, Ctrl+C); Tab leaves it.
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.setTabChangesFocus(True)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setPlaceholderText("Select an event to see all of it.")
 

@@ -109,6 +109,7 @@ class PreviewPanel(QWidget):
         self.estimator.currentIndexChanged.connect(self._on_estimator_current_index_changed)
         self.budget_control.budget_changed.connect(self._on_budget_control_budget_changed)
         self.table.activated.connect(self._on_table_activated)
+        self.compare.modelReset.connect(self._show_current_row)
         self._update()
 
     def _layout(self) -> None:
@@ -121,14 +122,17 @@ class PreviewPanel(QWidget):
         box.addLayout(provider)
         reading = QGroupBox("Reading", self)
         form = QFormLayout(reading)
-        form.addRow("Order", self.order_box)
-        form.addRow("Estimate", self.estimator)
+        form.setContentsMargins(6, 2, 6, 2)
+        first = QHBoxLayout()
+        first.addWidget(self.order_box, 1)
+        first.addWidget(QLabel("Estimate", reading))
+        first.addWidget(self.estimator, 2)
+        form.addRow("Order", first)
         ratios = QHBoxLayout()
-        ratios.addWidget(QLabel("CJK", reading))
         ratios.addWidget(self.cjk_ratio)
         ratios.addWidget(QLabel("other", reading))
         ratios.addWidget(self.other_ratio)
-        form.addRow(ratios)
+        form.addRow("CJK", ratios)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
@@ -137,6 +141,21 @@ class PreviewPanel(QWidget):
         layout.addWidget(self.budget_control)
         layout.addWidget(self.strip)
         layout.addWidget(self.table, 1)
+        # Room for the header and at least six strategies (the previewed one kept in view).
+        self.table.setMinimumHeight(self.table_height(6))
+
+    def table_height(self, rows: int) -> int:
+        """The comparison's height showing ``rows`` rows, its header and scroll bar."""
+        table = self.table
+        return (table.horizontalHeader().sizeHint().height()
+                + rows * table.verticalHeader().defaultSectionSize()
+                + table.horizontalScrollBar().sizeHint().height() + 2 * table.frameWidth())
+
+    def focus_chain(self) -> list[QWidget]:
+        """Its inputs in the order Tab visits them: top to bottom."""
+        return [*self.picker.focus_chain(), self.order_box, self.estimator, self.cjk_ratio,
+                self.other_ratio, self.budget_control.slider, self.budget_control.box,
+                self.table]
 
     # -- public API -------------------------------------------------------------------------
     def set_session(self, data: SessionData | None, reading: str = "") -> None:
@@ -222,10 +241,12 @@ class PreviewPanel(QWidget):
     def _update(self) -> None:
         """Recompute the overlay, show its metrics, emit it; schedule the comparison."""
         self.compare.set_current(self.strategy())
+        self.budget_control.set_ignored(not self.picker.uses_budget())
+        self._show_current_row()
         reason = self.stale_reason()
         data = self._data
         self.title.setText(reason if data is None else f"{elided(data.session_id)}: "
-                           f"{data.log.n:,} events in {data.turns:,} turn(s)")
+                           f"{data.log.n:,} events in {data.turns_text()}")
         self.title.setToolTip("" if data is None else whole_tip(data.session_id) or "")
         self._provider_view = None
         if reason:
@@ -253,6 +274,12 @@ class PreviewPanel(QWidget):
     def _on_provider_picker_provider_changed(self, provider) -> None:
         self.compare.set_provider(provider)
         self._update()
+
+    def _show_current_row(self) -> None:
+        """Scroll the comparison to the previewed strategy's row (its rows may be new)."""
+        row = self.compare.current_row()
+        if row is not None:
+            self.table.scrollTo(self.compare.index(row, 0))
 
     @Slot(int)
     def _on_budget_control_budget_changed(self, budget: int) -> None:

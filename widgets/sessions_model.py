@@ -9,11 +9,12 @@ The model reads on the GUI thread through its own cursor: a block is about a mil
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 import duckdb
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from explorer.audits import cache as audit_cache
 from explorer.audits.cache import COLUMNS, ListQuery
@@ -43,6 +44,14 @@ _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 _HAS_FINDINGS = len(COLUMNS)  # where a row's has_findings sits, after the shown columns
 #: Put before a sub-agent's session id (a session with a parent_session, FORMAT.md).
 CHILD_MARK = "↳ "
+
+
+@cache
+def _bold() -> QFont:
+    """The font of a new session's row (made once a QGuiApplication exists)."""
+    font = QFont()
+    font.setBold(True)
+    return font
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -142,6 +151,20 @@ class SessionsModel(QAbstractTableModel):
         values = self._row(row)
         return bool(values and values[_HAS_FINDINGS])
 
+    def set_new(self, session_ids: set[str]) -> None:
+        """Sessions shown in bold (new in the last import); kept across tables shown."""
+        self._new = frozenset(session_ids)
+
+    def new_sessions(self) -> frozenset[str]:
+        return getattr(self, "_new", frozenset())
+
+    def has_findings_of(self, row: int, rule: str | None) -> bool:
+        """Whether the session of ``row`` has a finding of ``rule`` (None: of any rule)."""
+        if rule is None:
+            return self.has_findings(row)
+        values = self._row(row)
+        return bool(values and values[COLUMNS.index(rule)])
+
     def row_of(self, session_id: str) -> int | None:
         """The row of ``session_id`` under the current sort and filter; None when not shown."""
         if self._db is None:
@@ -233,6 +256,9 @@ class SessionsModel(QAbstractTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _LEFT if col == 0 else _RIGHT
+        if role == Qt.ItemDataRole.FontRole:
+            values = self._row(index.row()) if self.new_sessions() else None
+            return _bold() if values and values[0] in self.new_sessions() else None
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.UserRole,
                         Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.BackgroundRole,
                         Qt.ItemDataRole.ForegroundRole):

@@ -117,6 +117,26 @@ class SessionsPane(QObject):
                 return model.session_id(row)
         return model.session_id(0) if model.rowCount() else None
 
+    def next_flagged(self, step: int, rule: str | None = None) -> str | None:
+        """The next session of the list (``step`` -1: the previous one), going round its
+        end, with a finding of ``rule`` (None: any); None when no other session has one."""
+        model, count = self.model, self.model.rowCount()
+        current = self.view.currentIndex()
+        start = current.row() if current.isValid() else (-1 if step > 0 else count)
+        for k in range(1, count + (not current.isValid())):
+            row = (start + k * step) % count
+            if row == start:
+                break
+            if model.has_findings_of(row, rule):
+                return model.session_id(row)
+        return None
+
+    def mark_new(self, session_ids: set[str]) -> None:
+        """Show these sessions in bold (new in the last import), the others as usual."""
+        self.model.set_new(session_ids)
+        self.view.viewport().update()
+        self._on_model_rows_changed()
+
     def select_session(self, session_id: str) -> bool:
         """Make ``session_id`` the current row and scroll to it; False when it is not shown."""
         row = self.model.row_of(session_id)
@@ -214,7 +234,8 @@ class SessionsPane(QObject):
     def _on_model_rows_changed(self) -> None:
         shown, total = self.model.rowCount(), self.model.total_sessions()
         text = f"{total:,} sessions" if shown == total else f"{shown:,} of {total:,} sessions"
-        self.rows_label.setText(text + "  ")
+        new = len(self.model.new_sessions())
+        self.rows_label.setText(text + (f" ({new:,} new, in bold)" if new else "") + "  ")
 
 
 def progress_text(done: int, total: int) -> str:

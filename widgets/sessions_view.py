@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QAbstractItemView, QStyle, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QFrame, QStyle, QTableView, QWidget
 
 from widgets.sessions_model import SessionsModel
 
@@ -17,7 +17,9 @@ SESSION_ID_CHARS = 16
 
 
 class SessionsView(QTableView):
-    """A read-only table of sessions, one row each; headers wrap so many columns fit."""
+    """A read-only table of sessions, one row each; headers wrap so many columns fit. The
+    session id column stays in place when the table scrolls sideways (``frozen``: a view of
+    that column alone laid over it, sharing the model, the selection and the scrolling)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -39,6 +41,73 @@ class SessionsView(QTableView):
         header.setSectionsMovable(True)
         header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)
         header.sortIndicatorChanged.connect(self._on_header_sort_indicator_changed)
+        self.frozen = QTableView(self)
+
+    def setModel(self, model) -> None:
+        super().setModel(model)
+        self._freeze()
+
+    def _freeze(self) -> None:
+        """Lay the session id column over the table (Qt's frozen column example)."""
+        frozen = self.frozen
+        frozen.setModel(self.model())
+        frozen.setSelectionModel(self.selectionModel())
+        frozen.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # the table keeps the focus and Tab
+        frozen.verticalHeader().hide()
+        frozen.verticalHeader().setDefaultSectionSize(self.verticalHeader().defaultSectionSize())
+        frozen.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        frozen.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        frozen.setWordWrap(False)
+        frozen.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        frozen.setAlternatingRowColors(True)
+        frozen.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        frozen.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        frozen.setVerticalScrollMode(self.verticalScrollMode())
+        frozen.setFrameShape(QFrame.Shape.NoFrame)
+        frozen.setStyleSheet("QTableView { border-right: 1px solid palette(mid); }")
+        head = frozen.horizontalHeader()
+        head.setDefaultAlignment(self.horizontalHeader().defaultAlignment())
+        head.setHighlightSections(False)
+        head.setSectionsClickable(True)
+        head.setSortIndicatorShown(True)
+        head.sectionClicked.connect(self._on_frozen_header_clicked)
+        for col in range(1, self.model().columnCount() if self.model() else 0):
+            frozen.setColumnHidden(col, True)
+        self.horizontalHeader().sectionResized.connect(self._on_section_resized)
+        self.verticalScrollBar().valueChanged.connect(frozen.verticalScrollBar().setValue)
+        frozen.verticalScrollBar().valueChanged.connect(self.verticalScrollBar().setValue)
+        self.model().modelReset.connect(self._hide_frozen_columns)
+        self.viewport().stackUnder(frozen)
+        frozen.show()
+        self._place_frozen()
+
+    @Slot()
+    def _hide_frozen_columns(self) -> None:
+        for col in range(1, self.model().columnCount()):
+            self.frozen.setColumnHidden(col, True)
+
+    def _place_frozen(self) -> None:
+        width = self.columnWidth(0)
+        self.frozen.setColumnWidth(0, width)
+        self.frozen.horizontalHeader().setMinimumHeight(self.horizontalHeader().height())
+        self.frozen.horizontalHeader().setSortIndicator(
+            0 if self.horizontalHeader().sortIndicatorSection() == 0 else -1,
+            self.horizontalHeader().sortIndicatorOrder())
+        self.frozen.setGeometry(self.frameWidth(), self.frameWidth(), width,
+                                self.viewport().height() + self.horizontalHeader().height())
+
+    @Slot(int, int, int)
+    def _on_section_resized(self, section: int, _old: int, _new: int) -> None:
+        if section == 0:
+            self._place_frozen()
+
+    @Slot(int)
+    def _on_frozen_header_clicked(self, _section: int) -> None:
+        header = self.horizontalHeader()
+        ascending = Qt.SortOrder.AscendingOrder
+        order = (Qt.SortOrder.DescendingOrder if header.sortIndicatorSection() == 0
+                 and header.sortIndicatorOrder() == ascending else ascending)
+        self.sortByColumn(0, order)
 
     def fit_columns(self) -> None:
         """Size each column to its data and to the longest word of its header (headers wrap),
@@ -90,10 +159,17 @@ class SessionsView(QTableView):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._apply_widths()
+        self._place_frozen()
+
+    def updateGeometries(self) -> None:
+        super().updateGeometries()
+        if hasattr(self, "frozen"):
+            self._place_frozen()
 
     @Slot(int, Qt.SortOrder)
     def _on_header_sort_indicator_changed(self, section: int, order: Qt.SortOrder) -> None:
         self.fit_columns()
+        self._place_frozen()
 
 
 def _wrapped_lines(metrics, words: list[str], width: int) -> int:

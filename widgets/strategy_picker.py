@@ -8,9 +8,9 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
-    QSizePolicy,
     QSpinBox,
     QStackedWidget,
     QToolButton,
@@ -71,11 +71,17 @@ class StrategyPicker(QWidget):
         self.summary_cost = _spin(self, 0, 1_000_000, 300, "Cost of a synthetic summary.", " tokens")
         self.placeholder_cost = _spin(self, 0, 100_000, 8, "Cost of an M2 placeholder result.",
                                       " tokens")
-        options = QFormLayout()
+        # Every setting has its place whatever the family: the ones it does not read are
+        # disabled, never hidden (a click meant for one must not land on another).
+        options = QGridLayout()
         options.setContentsMargins(0, 0, 0, 0)
-        options.addRow(self.latest)
-        options.addRow("Summary cost", self.summary_cost)
-        options.addRow("Placeholder cost", self.placeholder_cost)
+        options.addWidget(self.latest, 0, 0, 1, 4)
+        options.addWidget(QLabel("Summary", self), 1, 0)
+        options.addWidget(self.summary_cost, 1, 1)
+        options.addWidget(QLabel("Placeholder", self), 1, 2)
+        options.addWidget(self.placeholder_cost, 1, 3)
+        options.setColumnStretch(1, 1)
+        options.setColumnStretch(3, 1)
         self.transforms_button = QToolButton(self)
         self.transforms_button.setText("Tool-result transforms")
         self.transforms_button.setCheckable(True)
@@ -101,6 +107,7 @@ class StrategyPicker(QWidget):
         page = QWidget(self)
         form = QFormLayout(page)
         form.setContentsMargins(0, 0, 0, 0)
+        form.setFormAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         spec = BY_NAME[family]
         for argument in spec.arguments:
             key = (family, argument.name)
@@ -115,7 +122,7 @@ class StrategyPicker(QWidget):
                                                   argument.default, argument.tooltip)
             form.addRow(argument.label, box)
         if not spec.arguments:
-            uses = "uses the budget" if spec.uses_budget else "ignores the budget"
+            uses = "uses the budget" if spec.uses_budget else "its cut ignores the budget"
             note = QLabel(f"No arguments; {uses}.", page)
             note.setTextFormat(Qt.TextFormat.PlainText)
             form.addRow(note)
@@ -173,6 +180,16 @@ class StrategyPicker(QWidget):
         for line in (self.evict_excluded, self.prune_excluded):
             line.editingFinished.connect(self._on_input_changed)
 
+    def focus_chain(self) -> list[QWidget]:
+        """Its inputs in the order Tab visits them (those of hidden pages are skipped)."""
+        pages = [box for key in sorted({*self.arguments, *self.choices},
+                                       key=lambda k: self.family.findData(k[0]))
+                 for box in [self.arguments.get(key) or self.choices[key]]]
+        return [self.family, *pages, self.latest, self.summary_cost, self.placeholder_cost,
+                self.transforms_button, self.evict, self.evict_chars, self.evict_keep,
+                self.evict_excluded, self.prune, self.prune_protect, self.prune_minimum,
+                self.prune_chars, self.prune_keep, self.prune_excluded]
+
     # -- what it shows --------------------------------------------------------------------
     def params(self) -> StrategyParams:
         """The arguments of every family as currently set."""
@@ -180,6 +197,10 @@ class StrategyPicker(QWidget):
                   **{k: b.currentData() for k, b in self.choices.items()}}
         return StrategyParams({f.name: tuple(inputs[(f.name, a.name)] for a in f.arguments)
                                for f in FAMILIES if f.arguments})
+
+    def uses_budget(self) -> bool:
+        """Whether the selected family's cut reads the budget (STRATEGIES.md)."""
+        return BY_NAME[self.family.currentData()].uses_budget
 
     def strategy(self) -> str:
         """The selected strategy's text, e.g. ``agentscope:50:20``."""
@@ -245,12 +266,9 @@ class StrategyPicker(QWidget):
         self._on_input_changed()
 
     def _show_page(self, index: int) -> None:
-        """Show the arguments of the selected family; enable the settings it reads."""
-        for i in range(self.pages.count()):  # the stack takes the height of the page shown
-            ignored = QSizePolicy.Policy.Ignored if i != index else QSizePolicy.Policy.Preferred
-            self.pages.widget(i).setSizePolicy(ignored, ignored)
+        """Show the arguments of the selected family; enable the settings it reads. The
+        stack keeps the height of its tallest page, so nothing below it moves."""
         self.pages.setCurrentIndex(index)
-        self.pages.adjustSize()
         family = self.family.itemData(index)
         self.family.setToolTip(BY_NAME[family].tooltip)
         self.latest.setEnabled(family in LATEST_TURN)

@@ -8,6 +8,7 @@ or whose order or settings changed meanwhile, draws nothing.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
@@ -46,10 +47,29 @@ PLOTS = (
     ("orphan results ÷ windows", "orphan_results", True),
     ("over ratio (kept ÷ budget × windows)", "over_ratio", False),
 )
-#: One colour per strategy, fixed whatever is checked (tab10 and three more).
-COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31")
+#: One colour per strategy, fixed whatever is checked: the Okabe–Ito palette (told apart
+#: under the common colour blindnesses; its yellow left out, too light on white), each
+#: colour a second time with another line style and symbol (:func:`line_style`).
+COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
+#: The pen styles and symbols strategies cycle through with the colours (13 strategies:
+#: no two share colour and style).
+STYLES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine)
+SYMBOLS = ("o", "s", "t")
+
+
+def line_style(index: int) -> tuple[str, Qt.PenStyle, str]:
+    """The colour, pen style and symbol of the strategy at ``index`` of STRATEGIES."""
+    turn = index // len(COLOURS)
+    return (COLOURS[index % len(COLOURS)], STYLES[turn % len(STYLES)],
+            SYMBOLS[turn % len(SYMBOLS)])
 INTERRUPT_MS = 100
+
+
+def point_tip(strategy: str, title: str, log_y: bool, x: float, y: float, data=None) -> str:
+    """The tooltip of one point of a sweep plot (``x``, and ``y`` when ``log_y``, are the
+    plot's log10 coordinates): its strategy, budget and value."""
+    value = 10 ** y if log_y else y
+    return f"{strategy}\nbudget {round(10 ** x):,} tokens\n{title}: {value:.4g}"
 
 
 def curve_values(rows: list[dict], figure: str, per_window: bool) -> list[float]:
@@ -78,6 +98,7 @@ class SweepPanel(QWidget):
         self.settings = CompactionSettings()
         self.budgets = BUDGETS
         self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}   # (figure, strategy)
+        self.earlier: list[tuple[str, pg.PlotDataItem]] = []   # earlier runs, faint: (figure, curve)
         self._latest = LatestJob(jobs, self)
         self._task: SweepTask | None = None
         self._stopping: dict[Worker, SweepTask] = {}   # cancelled, still running
@@ -93,7 +114,7 @@ class SweepPanel(QWidget):
         self.strategy_list = QListWidget(self)
         self.strategy_list.setIconSize(QSize(14, 14))
         for i, text in enumerate(STRATEGIES):
-            item = QListWidgetItem(_swatch(COLOURS[i % len(COLOURS)]), text)
+            item = QListWidgetItem(_swatch(line_style(i)[0]), text)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if text in CHECKED else Qt.CheckState.Unchecked)
             self.strategy_list.addItem(item)
@@ -105,6 +126,10 @@ class SweepPanel(QWidget):
         budgets.setMaximumWidth(200)
         self.run_button = QPushButton("Run", self)
         self.cancel_button = QPushButton("Cancel", self)
+        self.clear_button = QPushButton("Clear earlier runs", self)
+        self.clear_button.setToolTip("Remove the faint curves of the earlier runs")
+        self.clear_button.setEnabled(False)
+        self.clear_button.clicked.connect(self.clear_earlier)
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(200)
         self.status = QLabel(self)
@@ -137,6 +162,7 @@ class SweepPanel(QWidget):
         side.addWidget(self.strategy_list, 1)
         side.addWidget(budgets)
         side.addLayout(buttons)
+        side.addWidget(self.clear_button)
         side.addWidget(self.progress)
         top = QHBoxLayout()
         top.addLayout(side)
@@ -253,7 +279,7 @@ class SweepPanel(QWidget):
         running = self._latest.busy()
         if running or self.curves:
             what = "order" if name == "order" else "settings"
-            self._abandon(f"The {what} changed ({'run stopped' if running else 'curves cleared'}"
+            self._abandon(f"The {what} changed ({'run stopped' if running else 'curves kept faint'}"
                           "): press Run to sweep again.")
 
     def _abandon(self, text: str) -> None:
@@ -277,17 +303,29 @@ class SweepPanel(QWidget):
     def _draw(self, result: SweepResult) -> None:
         self._clear_curves()
         rows, request = result.rows, result.request
+        chosen = self.strategy_list.currentItem()
+        chosen = chosen.text() if chosen is not None else None
         for strategy in request.strategies:
             mine = [r for r in rows if r["strategy"] == strategy]
-            colour = COLOURS[STRATEGIES.index(strategy) % len(COLOURS)]
+            colour, style, symbol = line_style(STRATEGIES.index(strategy))
+            on_top = strategy == chosen   # the strategy picked in the list: over the others
             budgets = [r["budget"] for r in mine]
-            for _, figure, per_window in PLOTS:
+            for title, figure, per_window in PLOTS:
                 curve = self.plots[figure].plot(
                     budgets, curve_values(mine, figure, per_window),
-                    pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=5,
+                    pen=pg.mkPen(colour, width=4 if on_top else 2, style=style),
+                    symbol=symbol, symbolSize=7 if on_top else 5,
                     symbolBrush=colour, symbolPen=colour)
+                curve.setZValue(10 if on_top else 0)
+                # values on hover: the point's strategy, budget and figure in a tooltip
+                curve.scatter.opts["hoverable"] = True
+                curve.scatter.opts["tip"] = partial(point_tip, strategy, title,
+                                                    figure == "over_ratio")
+                curve.scatter.setAcceptHoverEvents(True)
                 self.curves[(figure, strategy)] = curve
             self.legend.addItem(self.curves[(PLOTS[0][1], strategy)], strategy)
+        for sample, _label in self.legend.items:   # a click shows or hides it in every plot
+            sample.sigClicked.connect(self._on_legend_clicked)
         for plot in self.plots.values():
             plot.enableAutoRange()
         windows = rows[0]["windows"] if rows else 0
@@ -297,11 +335,36 @@ class SweepPanel(QWidget):
                   f"{len(request.budgets)} budgets in {request.order.value} order, "
                   f"swept in {result.seconds:.2f} s.")
 
+    def _on_legend_clicked(self, item) -> None:
+        """A legend entry was clicked: its strategy shown or hidden in all four plots."""
+        strategy = next((s for (f, s), c in self.curves.items() if c is item), None)
+        for (figure, name), curve in self.curves.items():
+            if name == strategy:
+                curve.setVisible(item.isVisible())
+
     def _clear_curves(self) -> None:
+        """The current run's curves become faint ones, kept under the next run's until
+        :meth:`clear_earlier` (a re-run or a cancel no longer throws them away)."""
         for (figure, _), curve in self.curves.items():
-            self.plots[figure].removeItem(curve)
+            pen = curve.opts["pen"]
+            colour = QColor(pen.color())
+            colour.setAlpha(70)
+            curve.setPen(pg.mkPen(colour, width=1, style=pen.style()))
+            curve.setSymbol(None)
+            curve.setZValue(-10)
+            curve.setVisible(True)
+            curve.scatter.opts["hoverable"] = False
+            self.earlier.append((figure, curve))
+        self.clear_button.setEnabled(bool(self.earlier))
         self.curves.clear()
         self.legend.clear()
+
+    def clear_earlier(self) -> None:
+        """Remove the faint curves of the earlier runs."""
+        for figure, curve in self.earlier:
+            self.plots[figure].removeItem(curve)
+        self.earlier.clear()
+        self.clear_button.setEnabled(False)
 
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)

@@ -1,5 +1,6 @@
 """Fixed texts the window shows: ordering modes explained, file-dialog filters."""
 
+from explorer.formats.file_patterns import open_filters
 from explorer.model import Order
 
 ORDER_TEXT = {
@@ -7,6 +8,7 @@ ORDER_TEXT = {
     Order.TS: "Timestamp order, ties broken by append order.",
     Order.TS_UNSTABLE: "Timestamp order with ties reversed: what an unstable sort may show.",
 }
-LOG_FILTER = ("Session logs (*.jsonl *.ndjson *.jsonl.gz *.ndjson.gz *.json *.json.gz *.yaml *.yml "
-              "*.har *.traj *.eval *.parquet *.csv);;All files (*)")
+#: File → Open's filters: every format Turnscope reads (the default), one per format, all files.
+LOG_FILTER = ";;".join(open_filters())
+DATABASE_FILTER = "Turnscope databases (*.duckdb *.db);;All files (*)"
 

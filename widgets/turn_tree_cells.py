@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 
 from explorer.audits.marks import MARKS
+from explorer.session.readable import event_label
 from explorer.session.view_overlay import SyntheticItem
 from explorer.text_escape import elided
 from widgets.mark_style import BADGES_ROLE, STYLES, VIEW_ERROR_KEYS, tooltip
@@ -16,10 +18,26 @@ from widgets.mark_style import BADGES_ROLE, STYLES, VIEW_ERROR_KEYS, tooltip
 COLUMNS = ("event", "seq", "cost", "view", "marks")
 EVENT, SEQ, COST, VIEW, MARK = range(len(COLUMNS))
 _ROLE = Qt.ItemDataRole
+#: The background of a row whose text holds the session search's words (Ctrl+F), and the
+#: dark text on it (readable under a dark palette too).
+HIT_BRUSH = QBrush(QColor(196, 222, 255))
+HIT_TEXT = QBrush(QColor(10, 20, 40))
 
 
 class TurnTreeCells:
     """The per-role data of the three kinds of rows (see the module docstring)."""
+
+    def set_hits(self, rows: list[int]) -> None:
+        """Mark the frame rows the session search found (and their turns); the view
+        repaints to show it."""
+        rows = frozenset(rows)
+        self._hit_state = (self._frame, rows, frozenset(int(self._turn_of[r]) for r in rows))
+
+    def _hits(self) -> tuple[frozenset, frozenset]:
+        state = getattr(self, "_hit_state", None)
+        if state is None or state[0] is not self._frame:
+            return frozenset(), frozenset()
+        return state[1], state[2]
 
     def mark_keys(self, row: int) -> list[str]:
         """The finding marks and view errors of one frame row, in legend order."""
@@ -49,18 +67,19 @@ class TurnTreeCells:
             return tooltip(keys)
         elif role == _ROLE.ForegroundRole and self._overlay is not None and not self._turn_in_view[turn]:
             return self._grey
+        elif role in (_ROLE.BackgroundRole, _ROLE.ForegroundRole) and turn in self._hits()[1]:
+            return HIT_BRUSH if role == _ROLE.BackgroundRole else HIT_TEXT
         return None
 
     def _event_data(self, row: int, column: int, role: int) -> Any:
         if role == _ROLE.DisplayRole:
             if column == EVENT:
-                head = " ".join(elided(str(v))  # a tool name and call id: log ids
-                                for v in (self._kind[row], self._tool[row], self._call[row]) if v)
-                note = self._note[row] if self._note is not None else None
-                if note:   # thinking, compact boundary, command output ... (FORMAT.md note)
-                    head = f"{head} ({elided(str(note))})"
-                text = self._text_preview(row)
-                return f"{head} — {text}" if text else head
+                # the tool and note are log text; the call id is in the detail
+                tool = self._tool[row]
+                note = self._note[row] if self._note is not None else self._column("note", row)
+                return event_label(self._kind[row], elided(tool) if tool else None,
+                                   elided(str(note)) if note else None,
+                                   self._column("is_error", row), self._text_preview(row))
             if column == SEQ:
                 return f"{self._seq[row]}.{self._sub[row]}" if self._sub[row] else str(self._seq[row])
             if column == COST:
@@ -84,6 +103,8 @@ class TurnTreeCells:
                 return tooltip(keys) + (f"\n{note}" if note else "")
             if keys:
                 return self._brushes[keys[0]]
+        if role in (_ROLE.BackgroundRole, _ROLE.ForegroundRole) and row in self._hits()[0]:
+            return HIT_BRUSH if role == _ROLE.BackgroundRole else HIT_TEXT
         return None
 
     def _synthetic_data(self, item: SyntheticItem, column: int, role: int) -> Any:
@@ -99,6 +120,18 @@ class TurnTreeCells:
         if role == _ROLE.FontRole:
             return self._italic
         return None
+
+    def _column(self, name: str, row: int) -> Any:
+        """The value of an optional column of the session's frame (None when it has none)."""
+        frame = self._frame
+        cached = getattr(self, "_optional", None)
+        if cached is None or cached[0] is not frame:
+            cached = self._optional = (frame, {})
+        values = cached[1].get(name)
+        if values is None:
+            values = cached[1][name] = (frame[name].to_list() if name in frame.columns
+                                        else [None] * frame.height)
+        return values[row]
 
     def _text_preview(self, row: int) -> str:
         """The first words of an event's text, on one line (read with its block of rows)."""

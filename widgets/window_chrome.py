@@ -34,16 +34,28 @@ TREE_ENTRIES = (("Next finding\tF3", "next_finding"),
                 ("Expand all turns", "expand_all"),
                 ("Collapse all turns", "collapse_all"))
 
+#: The View menu's entries that move the keyboard focus: (text, target, key).
+FOCUS_ENTRIES = (("Turn &tree", "tree", "Esc"),
+                 ("F&ind in session…", "find", "Ctrl+F"),
+                 ("Search &all sessions…", "corpus", "Ctrl+Shift+L"),
+                 ("St&rategy", "strategy", "Ctrl+K"),
+                 ("&Budget", "budget", "Ctrl+B"),
+                 ("Strategy &comparison", "compare", "Ctrl+Shift+K"))
+
 
 class WindowMenus(QObject):
     """The menu bar's actions; the window connects their ``triggered`` to its slots.
 
     Signals:
         tab_requested(str, int): show tab ``int`` of the tab widget named ``"main"`` or
-            ``"left"`` (the View menu's Ctrl+1, Ctrl+2, Ctrl+L, Ctrl+Shift+F).
+            ``"left"`` (the View menu's Ctrl+1, Ctrl+2, Ctrl+L, Ctrl+Shift+F) and put the
+            keyboard focus in it.
+        focus_requested(str): put the keyboard focus on one of :data:`FOCUS_ENTRIES`'
+            targets (``"tree"``, ``"strategy"``, ``"budget"``, ``"compare"``).
     """
 
     tab_requested = Signal(str, int)
+    focus_requested = Signal(str)
 
     def __init__(self, bar: QMenuBar, tree: QObject, parent: QWidget,
                  settings: QSettings | None = None) -> None:
@@ -61,6 +73,14 @@ class WindowMenus(QObject):
             "logs are listed in the import report")
         file_menu.addAction(self.open_folder_action)
         self.recent = RecentFiles(file_menu.addMenu("Open &Recent"), settings, parent)
+        self.open_database_action = self._action(
+            "Open &Database…", parent, "Open a Turnscope database in a new window")
+        self.save_database_action = self._action(
+            "&Save Database As…", parent, "Write the data of this window to a new database file",
+            QKeySequence.StandardKey.SaveAs)
+        file_menu.addAction(self.open_database_action)
+        file_menu.addAction(self.save_database_action)
+        file_menu.addSeparator()
         self.rejected_action = self._action(
             "&Rejected lines…", parent, "The input lines that could not be imported, as text")
         self.import_report_action = self._action(
@@ -92,10 +112,24 @@ class WindowMenus(QObject):
             action.triggered.connect(
                 lambda _=False, t=tabs, i=index: self.tab_requested.emit(t, i))
             view.addAction(action)
+        view.addSeparator()
+        for text, target, key in FOCUS_ENTRIES:
+            action = QAction(text, parent)
+            action.setShortcut(QKeySequence(key))
+            action.triggered.connect(lambda _=False, t=target: self.focus_requested.emit(t))
+            view.addAction(action)
+        self.view_menu = view
 
         help_menu = bar.addMenu("&Help")
+        self.shortcuts_action = QAction("&Keyboard shortcuts", parent)
+        self.shortcuts_action.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
+        self.marks_action = QAction("What the &marks mean", parent)
         self.about_action = QAction("&About Turnscope", parent)
+        help_menu.addAction(self.shortcuts_action)
+        help_menu.addAction(self.marks_action)
+        help_menu.addSeparator()
         help_menu.addAction(self.about_action)
+        self.bar = bar
 
     @staticmethod
     def _action(text: str, parent: QWidget, tip: str, key=None) -> QAction:
@@ -209,12 +243,25 @@ class PanelArea(QWidget):
     gets a tab with the panel's own title and tooltip (its class's ``TAB``)."""
 
     def __init__(self, totals: QWidget, table: QWidget, panels: list[tuple[str, QWidget]],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, above: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         self.left_tabs = QTabWidget(self)
-        self.left_tabs.addTab(table, "Sessions")
+        if above is not None:   # the corpus search's box over the session list
+            page = QWidget(self)
+            column = QVBoxLayout(page)
+            column.setContentsMargins(0, 2, 0, 0)
+            splitter = QSplitter(Qt.Orientation.Vertical, page)
+            splitter.addWidget(above)
+            splitter.addWidget(table)
+            splitter.setStretchFactor(1, 3)
+            splitter.setChildrenCollapsible(False)
+            column.addWidget(splitter)
+            self.sessions_page = page
+        else:
+            self.sessions_page = table
+        self.left_tabs.addTab(self.sessions_page, "Sessions")
         self.main_tabs = QTabWidget(self)
         for tabs, panel in panels:
             widget = self.left_tabs if tabs == "left" else self.main_tabs

@@ -67,9 +67,9 @@ class Workspace(QWidget):
         right.setStretchFactor(2, 2)
         right.setSizes([600, 360, 360])
         right.setChildrenCollapsible(False)
-        # Room for a few rows of the comparison and a readable plot; below it the pane scrolls.
+        # A readable plot under the comparison (six rows at least, the preview's own minimum);
+        # below that the pane scrolls.
         row = self.preview.table.verticalHeader().defaultSectionSize()
-        self.preview.table.setMinimumHeight(6 * row)
         self.cost_plot.setMinimumHeight(9 * row)
         self.right_splitter = right
         # On a small screen the right pane scrolls rather than squeezing its controls.
@@ -119,8 +119,13 @@ class Workspace(QWidget):
         self._select(event)
 
     def _select(self, event: dict) -> None:
+        """Select ``event`` (the current row) and, added to the selection, the events of its
+        ``"also"`` list (the other events of a finding)."""
         self.session_panel.select_event(event.get("seq"), event.get("sub"),
                                         event.get("kind"), event.get("call_id"))
+        for other in event.get("also", ()):
+            self.session_panel.select_event(other.get("seq"), other.get("sub"),
+                                            other.get("kind"), other.get("call_id"), add=True)
 
     def set_order(self, order: Order) -> None:
         """Read sessions in ``order`` (the window's order box); reloads the session shown."""

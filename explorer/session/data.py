@@ -76,7 +76,28 @@ class SessionData:
 
     @property
     def turns(self) -> int:
-        return self.frame["turn_no"].n_unique() if self.frame.height else 0
+        """The session's turns (FORMAT.md: opened by USER events; the preamble, turn 0, is
+        not one of them): the figure the session list and the plot show too."""
+        if not self.frame.height:
+            return 0
+        return self.frame["turn_no"].filter(self.frame["turn_no"] > 0).n_unique()
+
+    @property
+    def has_preamble(self) -> bool:
+        """Whether events come before the first turn (the preamble)."""
+        return bool(self.frame.height) and bool((self.frame["turn_no"] == 0).any())
+
+    def turns_text(self) -> str:
+        """``13 turns and a preamble``, ``1 turn``, ``no turn, a preamble``."""
+        return turns_text(self.turns, self.has_preamble)
+
+
+def turns_text(turns: int, preamble: bool) -> str:
+    """The turn count in words, the preamble (events before the first USER) said apart."""
+    text = "no turn" if not turns else f"{turns:,} turn" + ("s" if turns != 1 else "")
+    if preamble:
+        text += ", and a preamble" if not turns else " and a preamble"
+    return text
 
 
 @dataclass(frozen=True)

@@ -16,19 +16,28 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from explorer.session.corpus_search import literal_pattern
+from explorer.session.readable import one_line
 from explorer.store.db import Db
 from explorer.text_escape import visible
 
 #: The longest preview, in characters (a longer one is cut and ends with an ellipsis).
 PREVIEW = 80
+#: The longest text a preview parses as JSON (arguments of a tool writing a big file).
+PREVIEW_PARSED = 200_000
 #: Frame rows read at once, and the blocks of previews kept.
 BLOCK = 256
 KEPT = 64
 
 
 def preview_text(text: str | None) -> str:
-    """The first words of an event's text, on one line, at most :data:`PREVIEW` characters."""
-    flat = visible(" ".join((text or "").split()[:40]))   # no bidi or zero-width left hidden
+    """The first words of an event's text, on one line, at most :data:`PREVIEW` characters:
+    a JSON object (tool arguments) as its ``key: value`` members, ANSI codes stripped
+    (:func:`explorer.session.readable.one_line`)."""
+    text = text or ""
+    if len(text) > PREVIEW_PARSED:   # too long to parse for a preview: its start, as text
+        text = text[:PREVIEW * 20]
+    flat = visible(one_line(text))   # no bidi or zero-width left hidden
     return flat if len(flat) <= PREVIEW else flat[:PREVIEW - 1] + "…"
 
 
@@ -38,6 +47,8 @@ class Texts(Protocol):
     def preview(self, row: int) -> str: ...
 
     def detail(self, row: int) -> dict: ...
+
+    def search(self, needle: str) -> list[int]: ...
 
     def close(self) -> None: ...
 
@@ -63,6 +74,13 @@ class FrameTexts:
         """The whole texts of ``rows`` (a request copied as JSON)."""
         column = self._frame["text"] if "text" in self._frame.columns else None
         return {r: None if column is None else column[r] for r in rows}
+
+    def search(self, needle: str) -> list[int]:
+        """The rows whose text holds ``needle`` (case folded), in frame order."""
+        if not needle or "text" not in self._frame.columns:
+            return []
+        found = self._frame["text"].str.to_lowercase().str.contains(needle.lower(), literal=True)
+        return found.fill_null(False).arg_true().to_list()
 
     def close(self) -> None:
         pass
@@ -127,6 +145,24 @@ class EventTexts:
         rows = list(rows)
         found = self._read(self._eids[rows]) or {} if rows else {}
         return {r: found.get(int(self._eids[r]), (None,))[0] for r in rows}
+
+    def search(self, needle: str) -> list[int]:
+        """The rows whose text holds ``needle`` (case folded), in frame order; [] when the
+        store cannot be read."""
+        if not needle or not len(self._eids):
+            return []
+        self.reads += 1
+        try:
+            db = Db(self._source.con.cursor())
+            try:
+                eids = [e for (e,) in db.run(
+                    "event_text_search", eids=self._eids.tolist(), low=int(self._eids.min()),
+                    high=int(self._eids.max()), pattern=literal_pattern(needle))]
+            finally:
+                db.close()
+        except duckdb.Error:
+            return []
+        return np.flatnonzero(np.isin(self._eids, np.asarray(eids, dtype=np.int64))).tolist()
 
     def close(self) -> None:
         """Let go of the previews kept (a new session is shown)."""

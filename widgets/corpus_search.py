@@ -1,0 +1,134 @@
+"""The corpus search over the session list: a box for words, then the sessions whose events'
+text holds them (the most matching first), each with its first match; Enter or a
+double-click on one shows that session at that event (as a finding is shown)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.session.corpus_search import LIMIT, SessionHit, search
+from explorer.store.db import Store
+from explorer.text_escape import elided, visible
+from widgets.latest_job import LatestJob
+from widgets.plain_text import whole_tip
+from widgets.workers import JobPool, Worker, reason
+
+
+def search_task(store: Store, words: str, progress: Callable[[int, int], None],
+                should_stop: Callable[[], bool]) -> list[SessionHit]:
+    db = store.cursor()
+    try:
+        return search(db, words)
+    finally:
+        db.close()
+
+
+class CorpusSearch(QWidget):
+    """The box and, once it searched, the sessions found (``results``).
+
+    Signals:
+        hit_activated(str, list): a session found was chosen: its id and its first matching
+            event (a one-item list of seq, sub, kind, call_id).
+    """
+
+    hit_activated = Signal(str, list)
+
+    def __init__(self, store: Store, jobs: JobPool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self._latest = LatestJob(jobs, self)
+        self._hits: list[SessionHit] = []
+        self.edit = QLineEdit(self)
+        self.edit.setPlaceholderText("Search every session's text (Enter)")
+        self.edit.setClearButtonEnabled(True)
+        self.edit.setToolTip("The sessions whose events' text (tool input and output too) "
+                             "holds these words, case folded; the most matching first")
+        self.status = QLabel(self)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.results = QTreeWidget(self)
+        self.results.setRootIsDecorated(False)
+        self.results.setHeaderLabels(["session", "events", "first match"])
+        self.results.setColumnWidth(0, self.fontMetrics().averageCharWidth() * 18)
+        self.results.setColumnWidth(1, self.fontMetrics().averageCharWidth() * 7)
+        self.results.hide()
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.edit, 1)
+        row.addWidget(self.status)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.results, 1)
+        self.edit.returnPressed.connect(self.run)
+        self.edit.textChanged.connect(self._on_text_changed)
+        self.results.itemActivated.connect(self._on_item_activated)
+
+    @Slot()
+    def run(self) -> Worker | None:
+        """Search for the box's words in the background (None when it is empty)."""
+        words = self.edit.text().strip()
+        self._latest.drop()
+        if not words:
+            self._show([], "")
+            return None
+        worker = Worker(partial(search_task, self.store, words), "corpus search")
+        worker.signals.finished.connect(self._on_worker_finished)
+        worker.signals.failed.connect(self._on_worker_failed)
+        self.status.setText("searching…")
+        return self._latest.start(worker)
+
+    def hits(self) -> list[SessionHit]:
+        return list(self._hits)
+
+    def shutdown(self) -> None:
+        self._latest.drop()
+
+    def _show(self, hits: list[SessionHit], status: str) -> None:
+        self._hits = hits
+        self.results.clear()
+        for hit in hits:
+            item = QTreeWidgetItem(self.results, [elided(hit.session_id), f"{hit.events:,}",
+                                                  visible(hit.snippet)])
+            item.setToolTip(0, whole_tip(hit.session_id) or "")
+            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.results.setVisible(bool(hits) or bool(status))
+        self.status.setText(status)
+
+    @Slot(object)
+    def _on_worker_finished(self, hits: list[SessionHit]) -> None:
+        if not self._latest.is_current(self.sender()):
+            return
+        self._latest.done()
+        more = f" (the first {LIMIT:,})" if len(hits) >= LIMIT else ""
+        events = sum(h.events for h in hits)
+        self._show(hits, f"{len(hits):,} session(s){more}, {events:,} event(s)" if hits
+                   else "not found")
+
+    @Slot(object)
+    def _on_worker_failed(self, exc: Exception) -> None:
+        if self._latest.is_current(self.sender()):
+            self._latest.done()
+            self.status.setText(f"search failed: {visible(reason(exc))}")
+
+    @Slot(str)
+    def _on_text_changed(self, text: str) -> None:
+        if not text.strip():
+            self._latest.drop()
+            self._show([], "")
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_item_activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        hit = self._hits[self.results.indexOfTopLevelItem(item)]
+        self.hit_activated.emit(hit.session_id, [hit.first])
