@@ -119,7 +119,7 @@ def test_readable_text_rules():
     assert pretty("not json {") == "not json {"
     assert one_line('{"command": "ls  -la\\n/tmp", "n": 3}') == "command: ls -la /tmp · n: 3"
     assert event_label("RESULT", None, None, True, "boom") == f"RESULT {ERROR_MARK} — boom"
-    assert event_label("OTHER", None, "thinking", None, "") == "OTHER thinking"
+    assert event_label("OTHER", None, "thinking", None, "") == "OTHER (thinking)"
     assert event_label("SUMMARY", None, None, None, "so far").startswith("SUMMARY (compaction")
 
 

@@ -21,6 +21,7 @@ import pyarrow as pa
 from explorer.formats import lines
 from explorer.formats.reader import REQUIRED, Lines
 from explorer.jobs import ProgressHook
+from explorer.model import CANONICAL_COLUMNS
 
 NAME = "canonical-jsonl"
 BINARY = False
@@ -37,8 +38,21 @@ def matches(path: Path, head: bytes) -> bool:
     text = head.removeprefix(lines.BOM).lstrip()
     if not text.startswith(b"{"):
         return False
-    seen = [line for line in text.split(b"\n")[:FIRST] if line.strip()]
+    pieces = text.split(b"\n")
+    if len(pieces) <= FIRST and not text.endswith(b"\n") and pieces[-1].strip():
+        # the head ends inside this record (a first line of megabytes: a huge id or text):
+        # its opening names session_id, the one required field a record's start holds
+        cut = pieces.pop()
+        if _canonical(cut) or (_FIELD["session_id"].search(cut) and _opens_canonically(cut)):
+            return True
+    seen = [line for line in pieces[:FIRST] if line.strip()]
     return any(_canonical(line) for line in seen)
+
+
+def _opens_canonically(line: bytes) -> bool:
+    """Whether every key before the cut is a canonical column (FORMAT.md)."""
+    keys = re.findall(rb'[{,]\s*"([a-z_]+)"\s*:', line)
+    return bool(keys) and all(k.decode() in CANONICAL_COLUMNS for k in keys)
 
 
 #: How many of the first lines are looked at for a canonical record.

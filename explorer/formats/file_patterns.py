@@ -31,7 +31,7 @@ PATTERNS: dict[str, tuple[str, tuple[str, ...]]] = {
                          ("*.json", "*.yaml", "*.yml", "*.har")),
     "atif": ("ATIF trajectories", ("*.json", "*.jsonl")),
     "langfuse": ("Langfuse trace exports", ("*.json", "*.jsonl")),
-    "otel-json": ("OpenTelemetry GenAI traces (OTLP JSON)", ("*.json", "*.jsonl")),
+    "otel-json": ("OpenTelemetry GenAI traces, OTLP JSON", ("*.json", "*.jsonl")),
     "tsframes": ("Turnscope framed logs", ("*.tsframes",)),
     "canonical-parquet": ("Canonical Parquet", ("*.parquet",)),
     "canonical-jsonl": ("Canonical JSON Lines", ("*.jsonl", "*.ndjson", "*.jsonl.gz",

@@ -108,13 +108,13 @@ def event_label(kind: str, tool: str | None, note: str | None, is_error: bool | 
                 preview: str) -> str:
     """A tree row's words: ``CALL Bash — command: ls`` (the tool and the start of its
     arguments), ``RESULT ✗ error — No such file`` (the start of the output and the error
-    mark), ``OTHER thinking — …`` (an OTHER event's note), ``SUMMARY (compaction summary)``.
+    mark), ``OTHER (thinking) — …`` (an event's note, FORMAT.md), ``SUMMARY (compaction summary)``.
     ``tool`` and ``note`` are log text: the caller makes them visible first."""
     head = kind
     if kind == "SUMMARY":
         head = SUMMARY_LABEL
     elif note:
-        head = f"{kind} {note}"
+        head = f"{kind} ({note})"
     if kind in ("CALL", "RESULT") and tool:
         head += f" {tool}"
     if kind == "RESULT" and is_error:
