@@ -1,4 +1,5 @@
-"""The corpus sweep panel: four corpus figures against budget, one curve per strategy.
+"""The corpus sweep panel: four corpus figures against budget, one curve per strategy, and
+the windows each provider checked rejects (:mod:`widgets.sweep_providers`).
 
 The sweep runs in a :class:`widgets.workers.Worker` on its own cursor (:mod:`widgets.sweep_task`).
 Curves are drawn only from a complete answer to the current request: a run that was cancelled,
@@ -29,6 +30,7 @@ from explorer.compaction.strategies import FAMILIES
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
 from widgets.latest_job import LatestJob
+from widgets.sweep_providers import ProviderChoice, ProviderPlot
 from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
 from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
@@ -127,8 +129,11 @@ class SweepPanel(QWidget):
         # kept = budget; an InfiniteLine's position is a view coordinate, log10(1) = 0.
         self.plots["over_ratio"].addItem(pg.InfiniteLine(
             pos=0, angle=0, pen=pg.mkPen((120, 120, 120), style=Qt.PenStyle.DashLine)))
+        self.provider_plot = ProviderPlot(self.graphics, row=2, col=0, colspan=2)
         self.legend = pg.LegendItem(offset=None, colCount=6)
-        self.graphics.addItem(self.legend, row=2, col=0, colspan=2)
+        self.graphics.addItem(self.legend, row=3, col=0, colspan=2)
+        self.provider_choice = ProviderChoice(self)
+        self.provider_choice.setMaximumWidth(200)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -136,6 +141,7 @@ class SweepPanel(QWidget):
         side.addWidget(QLabel("Strategies", self))
         side.addWidget(self.strategy_list, 1)
         side.addWidget(budgets)
+        side.addWidget(self.provider_choice)
         side.addLayout(buttons)
         side.addWidget(self.progress)
         top = QHBoxLayout()
@@ -189,7 +195,8 @@ class SweepPanel(QWidget):
         self._drop_current()
         self._clear_curves()
         request = SweepRequest(tuple(strategies), tuple(self.budgets), self.order,
-                               self.cost_settings, self.settings)
+                               self.cost_settings, self.settings,
+                               self.provider_choice.providers())
         self._task = SweepTask(self.store, request)
         worker = Worker(self._task, name="sweep")
         signals = worker.signals
@@ -288,13 +295,17 @@ class SweepPanel(QWidget):
                     symbolBrush=colour, symbolPen=colour)
                 self.curves[(figure, strategy)] = curve
             self.legend.addItem(self.curves[(PLOTS[0][1], strategy)], strategy)
+        self.provider_plot.draw(rows, request.strategies, request.providers,
+                                lambda s: COLOURS[STRATEGIES.index(s) % len(COLOURS)])
         for plot in self.plots.values():
             plot.enableAutoRange()
         windows = rows[0]["windows"] if rows else 0
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
+        checked = (f", {len(request.providers)} providers checked" if request.providers
+                   else ", no provider checked")
         self._say(f"{windows:,} sessions × {len(request.strategies)} strategies × "
-                  f"{len(request.budgets)} budgets in {request.order.value} order, "
+                  f"{len(request.budgets)} budgets in {request.order.value} order{checked}, "
                   f"swept in {result.seconds:.2f} s.")
 
     def _clear_curves(self) -> None:
@@ -302,11 +313,13 @@ class SweepPanel(QWidget):
             self.plots[figure].removeItem(curve)
         self.curves.clear()
         self.legend.clear()
+        self.provider_plot.clear()
 
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
         self.strategy_list.setEnabled(not running)
+        self.provider_choice.setEnabled(not running)
         if running:
             self.progress.setRange(0, 0)   # busy until the load query has finished
         elif self.progress.maximum() == 0:

@@ -16,6 +16,7 @@ from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.sweep import sweep
 from explorer.jobs import Cancelled
 from explorer.model import CostSettings, Order
+from explorer.providers.sweep_figures import rejected_figures
 from explorer.store.db import Db, Store
 
 
@@ -28,6 +29,7 @@ class SweepRequest:
     order: Order = Order.SEQ
     cost_settings: CostSettings = CostSettings()
     settings: CompactionSettings = CompactionSettings()
+    providers: tuple[str, ...] = ()     # rejected_<provider> figures (PROVIDERS.md)
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,9 @@ class SweepTask:
             if should_stop():
                 raise Cancelled("sweep")
             r = self.request
+            more = rejected_figures(r.providers) if r.providers else None
             rows = sweep(db, r.strategies, r.budgets, r.order, r.cost_settings, r.settings,
-                         progress, should_stop)
+                         progress, should_stop, more=more)
         finally:
             with self._lock:
                 self._db = None
