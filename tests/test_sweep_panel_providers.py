@@ -51,3 +51,35 @@ def test_the_provider_plot_draws_the_sweeps_rejected_figures(qtbot, demo, jobs):
         panel.run()
     assert not any(k.startswith("rejected_") for k in done.args[0][0])
     assert panel.provider_plot.curves == {} and not panel.provider_plot.plot.listDataItems()
+
+
+def test_compare_estimates_draws_one_curve_per_estimate(qtbot, demo, jobs):
+    from explorer.model import CostSettings
+    from widgets.sweep_panel import PLOTS
+    panel = SweepPanel(demo, jobs)
+    qtbot.addWidget(panel)
+    strategies = ["M1", "M3"]
+    panel.set_checked(strategies)
+    panel.estimate_choice.set_estimates("1.5:4,1:1")
+    with qtbot.waitSignal(panel.finished, timeout=WAIT) as done:
+        panel.run()
+    rows = done.args[0]
+    for name, costs in (("1.5:4", CostSettings(1.5, 4)), ("1:1", CostSettings(1, 1))):
+        want = sweep(demo, strategies, BUDGETS, Order.SEQ, costs)
+        assert [{k: v for k, v in r.items() if k != "estimate"}
+                for r in rows if r["estimate"] == name] == want
+        for s in strategies:
+            mine = [r for r in want if r["strategy"] == s]
+            for _, figure, per_window in PLOTS:
+                y = panel.curves[(figure, s, name)].yData.tolist()
+                assert y == pytest.approx([r[figure] / r["windows"] if per_window
+                                           else r[figure] for r in mine], abs=0, rel=1e-12)
+    # the over-budget rate moves with the estimate: the two curves part
+    a = panel.curves[("over_budget", "M1", "1.5:4")].yData
+    b = panel.curves[("over_budget", "M1", "1:1")].yData
+    assert (a != b).any()
+    assert len(panel.curves) == 2 * 2 * len(PLOTS)
+    assert "2 estimates compared" in panel.status.text()
+    panel.estimate_choice.set_estimates("nonsense")
+    panel.run()
+    assert panel.status.text().startswith("Compare estimates: estimate 'nonsense'")

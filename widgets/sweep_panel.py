@@ -30,6 +30,8 @@ from explorer.compaction.strategies import FAMILIES
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
 from widgets.latest_job import LatestJob
+from widgets.sweep_estimates import EstimateChoice
+from widgets.sweep_estimates import style as estimate_style
 from widgets.sweep_providers import ProviderChoice, ProviderPlot
 from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
 from widgets.window_state import WindowState
@@ -134,6 +136,8 @@ class SweepPanel(QWidget):
         self.graphics.addItem(self.legend, row=3, col=0, colspan=2)
         self.provider_choice = ProviderChoice(self)
         self.provider_choice.setMaximumWidth(200)
+        self.estimate_choice = EstimateChoice(self)
+        self.estimate_choice.setMaximumWidth(200)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -142,6 +146,7 @@ class SweepPanel(QWidget):
         side.addWidget(self.strategy_list, 1)
         side.addWidget(budgets)
         side.addWidget(self.provider_choice)
+        side.addWidget(self.estimate_choice)
         side.addLayout(buttons)
         side.addWidget(self.progress)
         top = QHBoxLayout()
@@ -192,11 +197,16 @@ class SweepPanel(QWidget):
         if not strategies:
             self._say("Check at least one strategy to sweep.")
             return
+        try:
+            estimates = self.estimate_choice.estimates()
+        except ValueError as exc:
+            self._say(f"Compare estimates: {exc}")
+            return
         self._drop_current()
         self._clear_curves()
         request = SweepRequest(tuple(strategies), tuple(self.budgets), self.order,
                                self.cost_settings, self.settings,
-                               self.provider_choice.providers())
+                               self.provider_choice.providers(), estimates)
         self._task = SweepTask(self.store, request)
         worker = Worker(self._task, name="sweep")
         signals = worker.signals
@@ -284,18 +294,28 @@ class SweepPanel(QWidget):
     def _draw(self, result: SweepResult) -> None:
         self._clear_curves()
         rows, request = result.rows, result.request
-        for strategy in request.strategies:
-            mine = [r for r in rows if r["strategy"] == strategy]
-            colour = COLOURS[STRATEGIES.index(strategy) % len(COLOURS)]
-            budgets = [r["budget"] for r in mine]
-            for _, figure, per_window in PLOTS:
-                curve = self.plots[figure].plot(
-                    budgets, curve_values(mine, figure, per_window),
-                    pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=5,
-                    symbolBrush=colour, symbolPen=colour)
-                self.curves[(figure, strategy)] = curve
-            self.legend.addItem(self.curves[(PLOTS[0][1], strategy)], strategy)
-        self.provider_plot.draw(rows, request.strategies, request.providers,
+        # "Compare estimates": a curve per estimate (its line style), keyed by it too
+        names = [name for name, _ in request.estimates] or [None]
+        for i, name in enumerate(names):
+            under = [r for r in rows if r.get("estimate") == name]
+            for strategy in request.strategies:
+                mine = [r for r in under if r["strategy"] == strategy]
+                colour = COLOURS[STRATEGIES.index(strategy) % len(COLOURS)]
+                budgets = [r["budget"] for r in mine]
+                for _, figure, per_window in PLOTS:
+                    curve = self.plots[figure].plot(
+                        budgets, curve_values(mine, figure, per_window),
+                        pen=pg.mkPen(colour, width=2, style=estimate_style(i)), symbol="o",
+                        symbolSize=5, symbolBrush=colour, symbolPen=colour)
+                    key = (figure, strategy) if name is None else (figure, strategy, name)
+                    self.curves[key] = curve
+                if i == 0:
+                    self.legend.addItem(curve, strategy)
+            if name is not None:
+                self.legend.addItem(pg.PlotDataItem([], [], pen=pg.mkPen(
+                    "#444", width=2, style=estimate_style(i))), f"estimate {name}")
+        first = [r for r in rows if r.get("estimate") == names[0]]
+        self.provider_plot.draw(first, request.strategies, request.providers,
                                 lambda s: COLOURS[STRATEGIES.index(s) % len(COLOURS)])
         for plot in self.plots.values():
             plot.enableAutoRange()
@@ -304,13 +324,17 @@ class SweepPanel(QWidget):
         self.progress.setValue(1)
         checked = (f", {len(request.providers)} providers checked" if request.providers
                    else ", no provider checked")
+        if request.estimates:
+            checked += (f", {len(request.estimates)} estimates compared (providers under "
+                        f"{names[0]})" if request.providers
+                        else f", {len(request.estimates)} estimates compared")
         self._say(f"{windows:,} sessions × {len(request.strategies)} strategies × "
                   f"{len(request.budgets)} budgets in {request.order.value} order{checked}, "
                   f"swept in {result.seconds:.2f} s.")
 
     def _clear_curves(self) -> None:
-        for (figure, _), curve in self.curves.items():
-            self.plots[figure].removeItem(curve)
+        for key, curve in self.curves.items():
+            self.plots[key[0]].removeItem(curve)
         self.curves.clear()
         self.legend.clear()
         self.provider_plot.clear()
@@ -320,6 +344,7 @@ class SweepPanel(QWidget):
         self.cancel_button.setEnabled(running)
         self.strategy_list.setEnabled(not running)
         self.provider_choice.setEnabled(not running)
+        self.estimate_choice.setEnabled(not running)
         if running:
             self.progress.setRange(0, 0)   # busy until the load query has finished
         elif self.progress.maximum() == 0:
