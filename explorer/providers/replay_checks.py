@@ -58,17 +58,41 @@ class ReplayJudge:
         return out
 
     def stretches(self, c, lo: np.ndarray, hi: np.ndarray) -> dict[str, np.ndarray]:
-        """Per figure, per stretch ``[lo, hi)`` of corpus ``c``: the provider rejects it."""
+        """Per figure, per stretch ``[lo, hi)`` of corpus ``c``: the provider rejects it.
+
+        Verdicts are kept on the corpus by (lo, hi): the replays of other triggers,
+        strategies and budgets share many memories (all of them before their first
+        compaction), which are checked once."""
         lo, hi = np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64)
-        out = {name: np.zeros(len(lo), dtype=bool) for name in self.names}
-        sizes = np.maximum(hi - lo, 0)
-        ends = np.cumsum(sizes)
+        memo = c.__dict__.setdefault("_replay_verdicts", {})
+        keys, known = memo.get(self.providers, (np.zeros(0, dtype=np.int64),
+                                                np.zeros((len(self.names), 0), dtype=bool)))
+        key = lo * (len(c.kind) + 1) + hi
+        at = np.minimum(np.searchsorted(keys, key), max(len(keys) - 1, 0))
+        found = (keys[at] == key) if len(keys) else np.zeros(len(key), dtype=bool)
+        out = np.zeros((len(self.names), len(key)), dtype=bool)
+        if len(keys):
+            out[:, found] = known[:, at[found]]
+        todo = np.flatnonzero(~found)
+        if len(todo):
+            new_keys, first = np.unique(key[todo], return_index=True)
+            fresh = self._check_stretches(c, lo[todo][first], hi[todo][first])
+            out[:, todo] = fresh[:, np.searchsorted(new_keys, key[todo])]
+            merged = np.concatenate([keys, new_keys])
+            order = np.argsort(merged, kind="stable")
+            memo[self.providers] = (merged[order], np.concatenate([known, fresh], axis=1)[:, order])
+        return {name: out[i] for i, name in enumerate(self.names)}
+
+    def _check_stretches(self, c, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Per figure (rows), per stretch: rejected; a chunk of stretches at a time."""
+        out = np.zeros((len(self.names), len(lo)), dtype=bool)
+        ends = np.cumsum(np.maximum(hi - lo, 0))
         a = 0
         while a < len(lo):
             b = max(a + 1, int(np.searchsorted(ends, (ends[a - 1] if a else 0) + CHUNK,
                                                side="right")))
-            for name, v in self.verdicts(from_stretches(c, lo[a:b], hi[a:b])).items():
-                out[name][a:b] = v
+            for i, v in enumerate(self.verdicts(from_stretches(c, lo[a:b], hi[a:b])).values()):
+                out[i, a:b] = v
             a = b
         return out
 
