@@ -94,7 +94,8 @@ def test_the_first_invalid_call_follows_the_picked_provider(qtbot):
     want = [j for j in range(len(rp.calls)) if provider_oracle.check(
         [(i["kind"], i["call_id"], i["synthetic"]) for i in rp.items(j)])["openai-responses"]]
     assert want and sorted(strip.rejected.data["x"].astype(int).tolist()) == want
-    assert strip.first_invalid.text() == f"First call OpenAI Responses rejects (#{want[0]})"
+    assert strip.first_invalid.text() == f"First rejected (#{want[0]})"
+    assert "OpenAI Responses rejects" in strip.first_invalid.toolTip()
     strip.choose(len(rp.calls) - 1)
     strip.first_invalid.click()
     assert strip.slider.value() == want[0]

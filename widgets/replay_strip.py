@@ -86,6 +86,7 @@ class ReplayStrip(QWidget):
         self.trigger_edit.setToolTip("The trigger checked before each model call: always, "
                                      "turns:N, tokens:T, messages:N, fraction:F:W, or A|B")
         self.trigger_edit.editingFinished.connect(self.run)
+        self.trigger_edit.setMinimumWidth(90)
         self.in_tree = QCheckBox("Show the call in the tree", self)
         self.in_tree.toggled.connect(self._on_in_tree_toggled)
         self.first_invalid = QPushButton("First invalid call", self)
@@ -246,7 +247,8 @@ class ReplayStrip(QWidget):
         rejected = rejected_calls(rp, provider) if provider else np.zeros(0, dtype=np.int64)
         self.rejected.setData(rejected, s.cost[rejected] if len(rejected) else [])
         first = first_rejected_call(rp, provider)
-        what = f"First call {LABELS[provider]} rejects" if provider else "First invalid call"
+        # short: the strip shares the right pane with the preview (the tooltip names it)
+        what = "First rejected" if provider else "First invalid call"
         self.first_invalid.setEnabled(first is not None)
         self.first_invalid.setText(what + (f" (#{first})" if first is not None else ": none"))
         self.first_invalid.setToolTip(
