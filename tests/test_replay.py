@@ -114,6 +114,21 @@ def test_a_spring_summary_survives_later_calls_and_the_next_summary_replaces_it(
     assert [c.turns for c in rp.calls] == [1, 2, 1, 2, 1]     # synthetic USER not counted
 
 
+def test_a_spring_strategy_leaves_its_earlier_summary_out_of_its_count(make):
+    # calls before 2, 5 (C:b after R:a) and 7. At call 1, spring-summary:2 (latest turn not
+    # kept) cuts everything after SYSTEM: memory S +USER +SUMMARY. At call 2 the memory is
+    # S +USER +SUMMARY C:b R:b: set aside, the two synthetic items do not count, C:b and R:b
+    # are 2 messages, nothing is cut and the summary stays pinned after S. Counted as
+    # ordinary messages (4 > 2) they would make it cut C:b R:b and summarise again.
+    from explorer.compaction.settings import CompactionSettings
+    log = make("S", "U", "A", "C:a", "R:a", "C:b", "R:b", "A")
+    rp = replay(log, "always", "spring-summary:2",
+                settings=CompactionSettings(keep_latest_turn=False))
+    assert requests(rp) == [[0, 1], [0, "+USER", "+SUMMARY"],
+                            [0, "+USER", "+SUMMARY", 5, 6]]
+    assert column(rp, "compacted") == [False, True, False]
+
+
 def test_agentscope_treats_an_earlier_summary_as_an_ordinary_message(make):
     rp = replay(make(*TALK), "always", "agentscope:4:2")
     # call 3: SUMMARY, A, U, A, U are 5 messages; the old SUMMARY is cut with A and U

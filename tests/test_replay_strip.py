@@ -69,3 +69,39 @@ def test_the_scrubber_shows_each_calls_request_in_the_tree(qtbot):
     assert not strip.threshold.isVisible()
     held = strip.turn_curve.getData()[1]
     assert held.tolist() == [c.turns for c in strip.replay.calls] and max(held) <= 4
+
+
+def test_the_first_invalid_call_follows_the_picked_provider(qtbot):
+    from tests import provider_oracle
+    window = loaded_window(qtbot, [COMPACTED])
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.select_session(SESSION)
+    ws, strip = window.workspace, window.workspace.replay
+    ws.preview.set_strategy("M0")
+    ws.preview.set_budget(1600)
+    strip.trigger_edit.setText("always")
+    strip.run()
+    qtbot.waitUntil(lambda: strip.replay is not None and strip.replay.strategy.text == "M0"
+                    and strip.replay.budget == 1600 and not strip.job.busy(), timeout=WAIT)
+    assert strip.first_invalid.text().startswith("First invalid call")
+    assert len(strip.rejected.data) == 0
+    ws.preview.provider_picker.set_provider("openai-responses")
+    qtbot.waitUntil(lambda: strip.replay is not None and not strip.job.busy()
+                    and "rejected_openai_responses" in strip.replay.calls[0].figures,
+                    timeout=WAIT)
+    rp = strip.replay
+    # each call's request judged again by the independent oracle
+    want = [j for j in range(len(rp.calls)) if provider_oracle.check(
+        [(i["kind"], i["call_id"], i["synthetic"]) for i in rp.items(j)])["openai-responses"]]
+    assert want and sorted(strip.rejected.data["x"].astype(int).tolist()) == want
+    assert strip.first_invalid.text() == f"First rejected (#{want[0]})"
+    assert "OpenAI Responses rejects" in strip.first_invalid.toolTip()
+    strip.choose(len(rp.calls) - 1)
+    strip.first_invalid.click()
+    assert strip.slider.value() == want[0]
+    assert "OpenAI Responses rejects this call" in strip.label.text()
+    ws.preview.provider_picker.set_provider(None)
+    qtbot.waitUntil(lambda: not strip.job.busy()
+                    and "rejected_openai_responses" not in strip.replay.calls[0].figures,
+                    timeout=WAIT)
+    assert strip.first_invalid.text().startswith("First invalid call")

@@ -5,7 +5,9 @@ A trigger box (the strategy and budget are the preview's), a slider over the mod
 and the sawtooth of request cost over calls: simulated compactions as orange triangles,
 compactions the log recorded as purple diamonds, invalid requests as red crosses, the
 trigger's token threshold as a dashed line. Clicking the plot selects the nearest call.
-With "Show the call in the tree" on, the tree shows the chosen call's request.
+With "Show the call in the tree" on, the tree shows the chosen call's request. With a
+provider picked (the preview's Provider), every call is also checked against its rules:
+the calls it rejects are red circles, and the button goes to the first of them.
 """
 
 from __future__ import annotations
@@ -26,10 +28,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.providers import LABELS
+from explorer.providers.replay_checks import ReplayJudge
+from explorer.providers.sweep_figures import figure_name
 from explorer.replay.run import Replay, ReplayLog, replay
 from explorer.replay.triggers import Trigger
 from explorer.session.data import SessionData
-from explorer.session.replay_view import request_overlay, sawtooth
+from explorer.session.replay_view import (
+    first_rejected_call,
+    rejected_calls,
+    request_overlay,
+    sawtooth,
+)
 from widgets.latest_job import LatestJob
 from widgets.workers import JobPool, Worker, reason
 
@@ -41,9 +51,10 @@ TURN_LINE_PEN = pg.mkPen("#8c564b", width=1, style=Qt.PenStyle.DashLine)
 
 
 def replay_task(data: SessionData, trigger: str, strategy: str, budget: int, progress,
-                should_stop) -> Replay:
+                should_stop, provider: str | None = None) -> Replay:
     rlog = ReplayLog.from_frame(data.session_id, data.frame, data.log)
-    return replay(rlog, trigger, strategy, budget, data.settings, should_stop)
+    return replay(rlog, trigger, strategy, budget, data.settings, should_stop,
+                  judge=ReplayJudge((provider,)) if provider else None)
 
 
 class ReplayStrip(QWidget):
@@ -65,6 +76,7 @@ class ReplayStrip(QWidget):
         self.data: SessionData | None = None
         self.replay: Replay | None = None
         self.strategy, self.budget = "M1", 4000
+        self.provider: str | None = None
         # a budget dragged over many values replays once it rests, not at every step
         self.rest = QTimer(self)
         self.rest.setSingleShot(True)
@@ -74,6 +86,7 @@ class ReplayStrip(QWidget):
         self.trigger_edit.setToolTip("The trigger checked before each model call: always, "
                                      "turns:N, tokens:T, messages:N, fraction:F:W, or A|B")
         self.trigger_edit.editingFinished.connect(self.run)
+        self.trigger_edit.setMinimumWidth(90)
         self.in_tree = QCheckBox("Show the call in the tree", self)
         self.in_tree.toggled.connect(self._on_in_tree_toggled)
         self.first_invalid = QPushButton("First invalid call", self)
@@ -96,7 +109,9 @@ class ReplayStrip(QWidget):
         self.simulated = pg.ScatterPlotItem(symbol="t", size=10, brush="#ff7f0e", pen=None)
         self.recorded = pg.ScatterPlotItem(symbol="d", size=14, brush="#9467bd", pen="k")
         self.invalid = pg.ScatterPlotItem(symbol="x", size=8, brush="#d62728", pen=None)
-        for item in (self.simulated, self.recorded, self.invalid):
+        self.rejected = pg.ScatterPlotItem(symbol="o", size=13, brush=None,
+                                           pen=pg.mkPen("#d62728", width=1.5))
+        for item in (self.simulated, self.recorded, self.invalid, self.rejected):
             self.plot.addItem(item)
         self.threshold = pg.InfiniteLine(angle=0, pen=THRESHOLD_PEN, movable=False)
         self.threshold.hide()
@@ -116,8 +131,8 @@ class ReplayStrip(QWidget):
         self.turn_view.addItem(self.turn_curve)
         self.turn_view.addItem(self.turn_line)
         item.vb.sigResized.connect(self._on_plot_resized)
-        legend = QLabel("▲ simulated  ◆ recorded compaction  × invalid request  - - threshold "
-                        "(turns: right axis)", self)
+        legend = QLabel("▲ simulated  ◆ recorded compaction  × invalid request  "
+                        "○ rejected by the provider  - - threshold (turns: right axis)", self)
         legend.setWordWrap(False)   # a wrapped label under-reports its height: the plot overflowed
         self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
 
@@ -151,6 +166,15 @@ class ReplayStrip(QWidget):
         self.job.drop()
         self.rest.start()
 
+    def set_provider(self, provider: str | None) -> None:
+        """Check every call against ``provider`` (None: none) and go to the first call it
+        rejects; replays again when it changes."""
+        if provider == self.provider:
+            return
+        self.provider = provider
+        if self.data is not None:
+            self.run()
+
     def run(self) -> Worker | None:
         """Replay the session in the background (the newest request wins)."""
         self.rest.stop()
@@ -166,8 +190,8 @@ class ReplayStrip(QWidget):
             return None
         self.label.setText(f"Replaying {self.data.log.n:,} events under {text} × "
                            f"{self.strategy}…")
-        worker = Worker(partial(replay_task, self.data, text, self.strategy, self.budget),
-                        "replay")
+        worker = Worker(partial(replay_task, self.data, text, self.strategy, self.budget,
+                                provider=self.provider), "replay")
         worker.signals.finished.connect(self._on_worker_finished)
         worker.signals.failed.connect(self._on_worker_failed)
         return self.job.start(worker)
@@ -204,7 +228,7 @@ class ReplayStrip(QWidget):
         self.slider.setEnabled(calls > 0)
         if rp is None or not calls:
             self.curve.setData([], [])
-            for item in (self.simulated, self.recorded, self.invalid):
+            for item in (self.simulated, self.recorded, self.invalid, self.rejected):
                 item.setData([], [])
             self.threshold.hide()
             self._show_turns(None, None)
@@ -223,10 +247,17 @@ class ReplayStrip(QWidget):
         else:
             self.threshold.hide()
         self._show_turns(s.turns, s.turn_threshold)
-        first = rp.figures["first_invalid_call"]
+        provider = self._judged(rp)
+        rejected = rejected_calls(rp, provider) if provider else np.zeros(0, dtype=np.int64)
+        self.rejected.setData(rejected, s.cost[rejected] if len(rejected) else [])
+        first = first_rejected_call(rp, provider)
+        # short: the strip shares the right pane with the preview (the tooltip names it)
+        what = "First rejected" if provider else "First invalid call"
         self.first_invalid.setEnabled(first is not None)
-        self.first_invalid.setText("First invalid call" + (f" (#{first})" if first is not None
-                                                           else ": none"))
+        self.first_invalid.setText(what + (f" (#{first})" if first is not None else ": none"))
+        self.first_invalid.setToolTip(
+            f"The first call whose request {LABELS[provider]} rejects (PROVIDERS.md)"
+            if provider else "The first call whose request has an orphan result or call")
         self._on_slider_value_changed(self.slider.value())
 
     def _show_turns(self, turns, threshold) -> None:
@@ -262,10 +293,24 @@ class ReplayStrip(QWidget):
             f"{f['orphan_results']} orphan results, {f['orphan_calls']} orphan calls"
             f"{', recorded compaction' if rp.calls[j].recorded else ''}.  Session: "
             f"{figures['compactions']} compactions, peak {figures['peak_cost']:,}, "
-            f"{figures['invalid_calls']} invalid calls  [{rp.trigger.text} × {rp.strategy.text}]")
+            f"{figures['invalid_calls']} invalid calls{self._verdict(rp, j)}  "
+            f"[{rp.trigger.text} × {rp.strategy.text}]")
         self.call_chosen.emit(j)
         if self.in_tree.isChecked():
             self.overlay_chosen.emit(request_overlay(rp, j))
+
+    def _judged(self, rp: Replay) -> str | None:
+        """The provider ``rp`` was checked against (the one picked when it ran)."""
+        p = self.provider
+        return p if p and rp.calls and figure_name(p) in rp.calls[0].figures else None
+
+    def _verdict(self, rp: Replay, j: int) -> str:
+        p = self._judged(rp)
+        if p is None:
+            return ""
+        name = figure_name(p)
+        said = "rejects this call" if rp.calls[j].figures[name] else "accepts this call"
+        return f"; {LABELS[p]} {said}, rejects {rp.figures[name]} calls"
 
     @Slot(bool)
     def _on_in_tree_toggled(self, on: bool) -> None:
@@ -276,8 +321,10 @@ class ReplayStrip(QWidget):
 
     @Slot()
     def _on_first_invalid_clicked(self) -> None:
-        if self.replay is not None and self.replay.figures["first_invalid_call"] is not None:
-            self.choose(self.replay.figures["first_invalid_call"])
+        if self.replay is not None:
+            first = first_rejected_call(self.replay, self._judged(self.replay))
+            if first is not None:
+                self.choose(first)
 
     def _on_plot_clicked(self, event) -> None:
         if self.replay is None or not self.replay.calls:

@@ -1,4 +1,5 @@
-"""The corpus sweep panel: four corpus figures against budget, one curve per strategy.
+"""The corpus sweep panel: four corpus figures against budget, one curve per strategy, and
+the windows each provider checked rejects (:mod:`widgets.sweep_providers`).
 
 The sweep runs in a :class:`widgets.workers.Worker` on its own cursor (:mod:`widgets.sweep_task`).
 Curves are drawn only from a complete answer to the current request: a run that was cancelled,
@@ -30,6 +31,9 @@ from explorer.compaction.strategies import FAMILIES
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
 from widgets.latest_job import LatestJob
+from widgets.sweep_estimates import EstimateChoice
+from widgets.sweep_estimates import style as estimate_style
+from widgets.sweep_providers import ProviderChoice, ProviderPlot
 from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
 from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
@@ -152,8 +156,13 @@ class SweepPanel(QWidget):
         # kept = budget; an InfiniteLine's position is a view coordinate, log10(1) = 0.
         self.plots["over_ratio"].addItem(pg.InfiniteLine(
             pos=0, angle=0, pen=pg.mkPen((120, 120, 120), style=Qt.PenStyle.DashLine)))
+        self.provider_plot = ProviderPlot(self.graphics, row=2, col=0, colspan=2)
         self.legend = pg.LegendItem(offset=None, colCount=6)
-        self.graphics.addItem(self.legend, row=2, col=0, colspan=2)
+        self.graphics.addItem(self.legend, row=3, col=0, colspan=2)
+        self.provider_choice = ProviderChoice(self)
+        self.provider_choice.setMaximumWidth(200)
+        self.estimate_choice = EstimateChoice(self)
+        self.estimate_choice.setMaximumWidth(200)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -161,6 +170,8 @@ class SweepPanel(QWidget):
         side.addWidget(QLabel("Strategies", self))
         side.addWidget(self.strategy_list, 1)
         side.addWidget(budgets)
+        side.addWidget(self.provider_choice)
+        side.addWidget(self.estimate_choice)
         side.addLayout(buttons)
         side.addWidget(self.clear_button)
         side.addWidget(self.progress)
@@ -212,10 +223,16 @@ class SweepPanel(QWidget):
         if not strategies:
             self._say("Check at least one strategy to sweep.")
             return
+        try:
+            estimates = self.estimate_choice.estimates()
+        except ValueError as exc:
+            self._say(f"Compare estimates: {exc}")
+            return
         self._drop_current()
         self._clear_curves()
         request = SweepRequest(tuple(strategies), tuple(self.budgets), self.order,
-                               self.cost_settings, self.settings)
+                               self.cost_settings, self.settings,
+                               self.provider_choice.providers(), estimates)
         self._task = SweepTask(self.store, request)
         worker = Worker(self._task, name="sweep")
         signals = worker.signals
@@ -305,47 +322,69 @@ class SweepPanel(QWidget):
         rows, request = result.rows, result.request
         chosen = self.strategy_list.currentItem()
         chosen = chosen.text() if chosen is not None else None
-        for strategy in request.strategies:
-            mine = [r for r in rows if r["strategy"] == strategy]
-            colour, style, symbol = line_style(STRATEGIES.index(strategy))
-            on_top = strategy == chosen   # the strategy picked in the list: over the others
-            budgets = [r["budget"] for r in mine]
-            for title, figure, per_window in PLOTS:
-                curve = self.plots[figure].plot(
-                    budgets, curve_values(mine, figure, per_window),
-                    pen=pg.mkPen(colour, width=4 if on_top else 2, style=style),
-                    symbol=symbol, symbolSize=7 if on_top else 5,
-                    symbolBrush=colour, symbolPen=colour)
-                curve.setZValue(10 if on_top else 0)
-                # values on hover: the point's strategy, budget and figure in a tooltip
-                curve.scatter.opts["hoverable"] = True
-                curve.scatter.opts["tip"] = partial(point_tip, strategy, title,
-                                                    figure == "over_ratio")
-                curve.scatter.setAcceptHoverEvents(True)
-                self.curves[(figure, strategy)] = curve
-            self.legend.addItem(self.curves[(PLOTS[0][1], strategy)], strategy)
+        # "Compare estimates": a curve per estimate (its line style), keyed by it too
+        names = [name for name, _ in request.estimates] or [None]
+        for i, name in enumerate(names):
+            under = [r for r in rows if r.get("estimate") == name]
+            for strategy in request.strategies:
+                mine = [r for r in under if r["strategy"] == strategy]
+                colour, style, symbol = line_style(STRATEGIES.index(strategy))
+                if name is not None:
+                    style = estimate_style(i)
+                on_top = strategy == chosen   # the strategy picked in the list: over the others
+                budgets = [r["budget"] for r in mine]
+                for title, figure, per_window in PLOTS:
+                    curve = self.plots[figure].plot(
+                        budgets, curve_values(mine, figure, per_window),
+                        pen=pg.mkPen(colour, width=4 if on_top else 2, style=style),
+                        symbol=symbol, symbolSize=7 if on_top else 5,
+                        symbolBrush=colour, symbolPen=colour)
+                    curve.setZValue(10 if on_top else 0)
+                    # values on hover: the point's strategy, budget and figure in a tooltip
+                    curve.scatter.opts["hoverable"] = True
+                    curve.scatter.opts["tip"] = partial(point_tip, strategy, title,
+                                                        figure == "over_ratio")
+                    curve.scatter.setAcceptHoverEvents(True)
+                    key = (figure, strategy) if name is None else (figure, strategy, name)
+                    self.curves[key] = curve
+                if i == 0:
+                    first_key = (PLOTS[0][1], strategy) if name is None else (
+                        PLOTS[0][1], strategy, name)
+                    self.legend.addItem(self.curves[first_key], strategy)
+            if name is not None:
+                self.legend.addItem(pg.PlotDataItem([], [], pen=pg.mkPen(
+                    "#444", width=2, style=estimate_style(i))), f"estimate {name}")
         for sample, _label in self.legend.items:   # a click shows or hides it in every plot
             sample.sigClicked.connect(self._on_legend_clicked)
+        first = [r for r in rows if r.get("estimate") == names[0]]
+        self.provider_plot.draw(first, request.strategies, request.providers,
+                                lambda s: line_style(STRATEGIES.index(s))[0])
         for plot in self.plots.values():
             plot.enableAutoRange()
         windows = rows[0]["windows"] if rows else 0
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
+        checked = (f", {len(request.providers)} providers checked" if request.providers
+                   else ", no provider checked")
+        if request.estimates:
+            checked += (f", {len(request.estimates)} estimates compared (providers under "
+                        f"{names[0]})" if request.providers
+                        else f", {len(request.estimates)} estimates compared")
         self._say(f"{windows:,} sessions × {len(request.strategies)} strategies × "
-                  f"{len(request.budgets)} budgets in {request.order.value} order, "
+                  f"{len(request.budgets)} budgets in {request.order.value} order{checked}, "
                   f"swept in {result.seconds:.2f} s.")
 
     def _on_legend_clicked(self, item) -> None:
         """A legend entry was clicked: its strategy shown or hidden in all four plots."""
-        strategy = next((s for (f, s), c in self.curves.items() if c is item), None)
-        for (figure, name), curve in self.curves.items():
-            if name == strategy:
+        strategy = next((key[1] for key, c in self.curves.items() if c is item), None)
+        for key, curve in self.curves.items():
+            if key[1] == strategy:
                 curve.setVisible(item.isVisible())
 
     def _clear_curves(self) -> None:
         """The current run's curves become faint ones, kept under the next run's until
         :meth:`clear_earlier` (a re-run or a cancel no longer throws them away)."""
-        for (figure, _), curve in self.curves.items():
+        for key, curve in self.curves.items():
             pen = curve.opts["pen"]
             colour = QColor(pen.color())
             colour.setAlpha(70)
@@ -354,10 +393,11 @@ class SweepPanel(QWidget):
             curve.setZValue(-10)
             curve.setVisible(True)
             curve.scatter.opts["hoverable"] = False
-            self.earlier.append((figure, curve))
+            self.earlier.append((key[0], curve))
         self.clear_button.setEnabled(bool(self.earlier))
         self.curves.clear()
         self.legend.clear()
+        self.provider_plot.clear()
 
     def clear_earlier(self) -> None:
         """Remove the faint curves of the earlier runs."""
@@ -370,6 +410,8 @@ class SweepPanel(QWidget):
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
         self.strategy_list.setEnabled(not running)
+        self.provider_choice.setEnabled(not running)
+        self.estimate_choice.setEnabled(not running)
         if running:
             self.progress.setRange(0, 0)   # busy until the load query has finished
         elif self.progress.maximum() == 0:

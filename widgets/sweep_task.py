@@ -16,6 +16,7 @@ from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.sweep import sweep
 from explorer.jobs import Cancelled
 from explorer.model import CostSettings, Order
+from explorer.providers.sweep_figures import rejected_figures
 from explorer.store.db import Db, Store
 
 
@@ -28,6 +29,10 @@ class SweepRequest:
     order: Order = Order.SEQ
     cost_settings: CostSettings = CostSettings()
     settings: CompactionSettings = CompactionSettings()
+    providers: tuple[str, ...] = ()     # rejected_<provider> figures (PROVIDERS.md)
+    #: "Compare estimates" (LAB.md): (name, cost settings) per estimate; the sweep runs
+    #: once under each, in place of ``cost_settings``, each row with its ``estimate``
+    estimates: tuple[tuple[str, CostSettings], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -58,8 +63,16 @@ class SweepTask:
             if should_stop():
                 raise Cancelled("sweep")
             r = self.request
-            rows = sweep(db, r.strategies, r.budgets, r.order, r.cost_settings, r.settings,
-                         progress, should_stop)
+            more = rejected_figures(r.providers) if r.providers else None
+            if not r.estimates:
+                rows = sweep(db, r.strategies, r.budgets, r.order, r.cost_settings, r.settings,
+                             progress, should_stop, more=more)
+            else:
+                rows = []
+                for i, (name, costs) in enumerate(r.estimates):
+                    part = sweep(db, r.strategies, r.budgets, r.order, costs, r.settings,
+                                 _share(progress, i, len(r.estimates)), should_stop, more=more)
+                    rows += [{"estimate": name, **row} for row in part]
         finally:
             with self._lock:
                 self._db = None
@@ -74,3 +87,10 @@ class SweepTask:
         with self._lock:
             if self._db is not None:
                 self._db.con.interrupt()
+
+
+def _share(progress, i: int, n: int):
+    """The progress of the i-th of n sweeps, as a share of the whole."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(i * total + done, n * total)

@@ -99,6 +99,8 @@ class Workspace(QWidget):
         self.preview.settings_changed.connect(self.settings_changed)
         self.cost_plot.set_budget(self.preview.budget())
         self.preview.overlay_changed.connect(self.replay.set_strategy)
+        self.replay.set_provider(self.preview.provider_picker.provider())
+        self.preview.provider_picker.provider_changed.connect(self.replay.set_provider)
         self.replay.overlay_chosen.connect(self._on_replay_overlay_chosen)
 
     # -- public ---------------------------------------------------------------------------

@@ -128,10 +128,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     if store is None:
         return status
     if args.trigger:
-        if providers:
-            return _error("sweep", "--provider with --trigger: the replay's figures per "
-                                   "provider are not computed yet")
-        return _run_triggered(args, store, status, strategies, budgets, costs)
+        return _run_triggered(args, store, status, strategies, budgets, costs, providers)
     more = rejected_figures(providers) if providers else None
     columns = (*FIGURES, *figure_names(providers))
     try:
@@ -151,17 +148,20 @@ def run_sweep(args: argparse.Namespace) -> int:
     return status
 
 
-def _run_triggered(args, store, status, strategies, budgets, costs) -> int:
-    """``sweep --trigger``: one row per (trigger, strategy, budget) of REPLAY.md's figures."""
+def _run_triggered(args, store, status, strategies, budgets, costs, providers=()) -> int:
+    """``sweep --trigger``: one row per (trigger, strategy, budget) of REPLAY.md's figures,
+    and with ``--provider`` the calls each provider rejects (``rejected_<provider>``)."""
+    from explorer.providers.replay_checks import ReplayJudge
     from explorer.replay.sweep import FIGURES as REPLAYED
     from explorer.replay.sweep import sweep_triggered
     triggers = [t for t in args.trigger.split(",") if t.strip()]
+    judge = ReplayJudge(providers) if providers else None
     try:
         rows = sweep_triggered(store, triggers, strategies, budgets, Order(args.order), costs,
-                               _settings(args))
+                               _settings(args), judge=judge)
     except ValueError as exc:
         return _error("sweep", str(exc))
-    keys = ("trigger", "strategy", "budget", *REPLAYED)
+    keys = ("trigger", "strategy", "budget", *REPLAYED, *(judge.names if judge else ()))
     if args.json:
         print(json.dumps(rows))
     elif args.csv:

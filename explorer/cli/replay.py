@@ -8,6 +8,9 @@ import json
 from explorer.cli.compaction import _error, _open, _settings, strategy_help
 from explorer.compaction import SessionLog, transforms
 from explorer.model import CostSettings, Order
+from explorer.providers.replay_checks import ReplayJudge
+from explorer.providers.rules import parse_providers
+from explorer.providers.sweep_figures import figure_names
 from explorer.replay.run import ReplayLog, replay
 from explorer.tokens.counts import checked
 from explorer.tokens.session_events import session_events
@@ -23,6 +26,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget", type=int, default=None,
                    help="budget in tokens: a budgeted strategy's parameter, and what `over` "
                         "is measured against (none: over is null)")
+    p.add_argument("--provider", default=None, metavar="P,P|all",
+                   help="add rejected_<provider> to each call (the provider rejects its "
+                        "request, PROVIDERS.md) and the calls each rejects to the figures")
     p.add_argument("--json", action="store_true", help="one JSON object")
 
 
@@ -31,6 +37,7 @@ def run_replay(args: argparse.Namespace) -> int:
         costs = checked(CostSettings(args.cjk_ratio, args.other_ratio, args.tokenizer))
         if args.budget is not None and args.budget < 1:
             raise ValueError("the budget is a positive number of tokens")
+        providers = parse_providers(args.provider) if args.provider is not None else ()
     except ValueError as exc:
         return _error("replay", str(exc))
     store, status = _open(args, "replay")
@@ -43,7 +50,8 @@ def run_replay(args: argparse.Namespace) -> int:
         settings = _settings(args)
         log = transforms.for_log(store, SessionLog.from_frame(args.session, frame), settings, costs)
         rp = replay(ReplayLog.from_frame(args.session, frame, log), args.trigger,
-                    args.strategy, args.budget, settings)
+                    args.strategy, args.budget, settings,
+                    judge=ReplayJudge(providers) if providers else None)
     except ValueError as exc:
         return _error("replay", str(exc))
     if args.json:
@@ -53,8 +61,11 @@ def run_replay(args: argparse.Namespace) -> int:
                           "order": args.order, "calls": out["calls"],
                           "figures": out["figures"]}))
         return status
+    names = figure_names(providers)
+    heads = [n.removeprefix("rejected_").ljust(7) for n in names]
     print(f"{'call':>5} {'event':>9} {'cost':>8} {'compacted':>9} {'dropped':>7} "
-          f"{'orph_res':>8} {'orph_call':>9} {'empty':>5} {'over':>5}")
+          f"{'orph_res':>8} {'orph_call':>9} {'empty':>5} {'over':>5}"
+          + "".join(f" {h:>{len(h)}}" for h in heads))
     for c in rp.calls:
         f = c.figures
         event = f"{f['event']['seq']}" + (f".{f['event']['sub']}" if f["event"]["sub"] else "")
@@ -62,6 +73,7 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"{f['index']:>5} {event:>9} {f['cost']:>8} {'yes' if f['compacted'] else '':>9} "
               f"{f['dropped']:>7} {f['orphan_results']:>8} {f['orphan_calls']:>9} "
               f"{'yes' if f['empty'] else '':>5} {over:>5}"
+              + "".join(f" {'rejects' if f[n] else 'ok':>{len(h)}}" for n, h in zip(names, heads))
               + ("  recorded compaction" if c.recorded else ""))
     print(" ".join(f"{k}={'null' if v is None else v}" for k, v in rp.figures.items()))
     return status

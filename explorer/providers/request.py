@@ -25,7 +25,7 @@ _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 class Request:
     """The items of one or more views that reach the messages (length n each), in order."""
 
-    kind: np.ndarray        # KINDS index
+    kind: np.ndarray        # KINDS index (a noted USER, compaction.log's NOTED, made USER)
     code: np.ndarray        # dense call id code, -1: no id (or not a CALL/RESULT)
     synthetic: np.ndarray   # bool
     seg: np.ndarray         # which view (0 for a single view), non-decreasing
@@ -38,6 +38,9 @@ class Request:
 
     def __post_init__(self) -> None:
         n = self.n = len(self.kind)
+        noted = self.kind == NOTED  # a USER with a note is sent as a USER (FORMAT.md)
+        if noted.any():
+            self.kind = np.where(noted, USER, self.kind)
         self.call = (self.kind == CALL) & (self.code >= 0)
         self.result = (self.kind == RESULT) & (self.code >= 0)
         # a USER with a note (harness text: FORMAT.md) opens no turn but is sent as user text

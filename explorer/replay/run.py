@@ -13,11 +13,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from explorer.compaction.log import CALL, CONTENT_KINDS, RESULT, SUMMARY, SYSTEM, SessionLog
+from explorer.compaction.log import (
+    CALL,
+    CONTENT_KINDS,
+    KIND_NAMES,
+    RESULT,
+    SUMMARY,
+    SYSTEM,
+    SessionLog,
+)
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy
 from explorer.jobs import check
-from explorer.model import KINDS
 from explorer.replay.calls import call_positions
 from explorer.replay.memory import Memory, Names, compact, events, reading
 from explorer.replay.triggers import Reading, Trigger
@@ -88,7 +95,7 @@ class Replay:
                                          m.call.tolist()):
             out.append({"seq": int(log.seq[src]) if src >= 0 else None,
                         "sub": int(log.sub[src]) if src >= 0 else None,
-                        "kind": KINDS[kind], "call_id": names.names.get(call),
+                        "kind": KIND_NAMES[kind], "call_id": names.names.get(call),
                         "cost": cost, "synthetic": src < 0, "index": src if src >= 0 else None})
         return out
 
@@ -100,12 +107,35 @@ class Replay:
 
 def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
            budget: int | None = None, settings: CompactionSettings | None = None,
-           should_stop=None, fast: bool = True) -> Replay:
+           should_stop=None, fast: bool = True, judge=None) -> Replay:
     """Replay the session: before each model call, append the events since the previous
     one, evaluate the trigger, compact when it fires; ``recorded`` uses the log's own
     compactions (each SUMMARY event) and ignores the trigger. M0 and M1 (``fast``) keep
     their memory as one stretch of the log (:func:`_replay_stretch`); every strategy can be
-    replayed the general way, applying it to the memory read as a log (``fast=False``)."""
+    replayed the general way, applying it to the memory read as a log (``fast=False``).
+
+    ``judge`` (:class:`explorer.providers.replay_checks.ReplayJudge`, when providers are
+    asked for) adds each call's ``rejected_<provider>`` and the session's count of them."""
+    rp = _replay(rlog, trigger, strategy, budget, settings, should_stop, fast)
+    if judge:
+        judged(rp, judge)
+    return rp
+
+
+def judged(rp: Replay, judge) -> Replay:
+    """Add the providers' figures of ``judge`` to ``rp``: per call ``rejected_<provider>``
+    (the provider rejects its request), per session the number of calls each rejects."""
+    verdicts = judge.memories(rp.rlog.log, len(rp.calls), rp.request)
+    for name, v in verdicts.items():
+        for call, rejected in zip(rp.calls, v.tolist()):
+            call.figures[name] = rejected
+        rp.figures[name] = int(np.count_nonzero(v))
+    return rp
+
+
+def _replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
+            budget: int | None, settings: CompactionSettings | None, should_stop,
+            fast: bool) -> Replay:
     settings = settings or CompactionSettings()
     trigger = Trigger.parse(trigger) if isinstance(trigger, str) else trigger
     strategy = Strategy.parse(strategy) if isinstance(strategy, str) else strategy

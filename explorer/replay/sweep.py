@@ -32,6 +32,8 @@ from explorer.tokens import counts as token_counts
 FIGURES = ("calls", "compactions", "invalid_calls", "peak_cost", "sessions_with_invalid_call")
 #: The strategies replayed with whole arrays.
 VECTORISED = ("M0", "M1")
+#: The vectorised replay checks the requests of this many events at once (providers).
+BATCH = 1_000_000
 
 
 def uncounted_users(db: Db, c: Corpus) -> np.ndarray:
@@ -49,8 +51,11 @@ def sweep_triggered(db: Db, triggers: Iterable[str], strategies: Iterable[str],
                     cost_settings: CostSettings | None = None,
                     settings: CompactionSettings | None = None,
                     progress: Callable[[int, int], None] | None = None,
-                    should_stop: Callable[[], bool] | None = None) -> list[dict]:
-    """One row per (trigger, strategy, budget): triggers outer, then strategies, budgets."""
+                    should_stop: Callable[[], bool] | None = None,
+                    judge=None) -> list[dict]:
+    """One row per (trigger, strategy, budget): triggers outer, then strategies, budgets.
+    ``judge`` (:class:`explorer.providers.replay_checks.ReplayJudge`) adds its
+    ``rejected_<provider>`` figures: the calls each provider rejects, summed."""
     cost_settings = cost_settings or CostSettings()
     settings = settings or CompactionSettings()
     parsed_t = [Trigger.parse(t) for t in triggers]
@@ -69,12 +74,13 @@ def sweep_triggered(db: Db, triggers: Iterable[str], strategies: Iterable[str],
             for budget in budgets:
                 check(should_stop, "sweep")
                 if strategy.family in VECTORISED:
-                    figures = replay_corpus(corpus, calls, trigger, strategy.family, budget)
+                    figures = replay_corpus(corpus, calls, trigger, strategy.family, budget,
+                                            judge)
                 else:
                     if slow is None:
                         slow = _replay_logs(db, corpus, order, cost_settings, settings)
                     figures = replay_sessions(slow, trigger, strategy, budget, settings,
-                                              should_stop)
+                                              should_stop, judge=judge)
                 rows.append({"trigger": trigger.text, "strategy": strategy.text,
                              "budget": budget, **figures})
                 if progress:
@@ -92,13 +98,15 @@ def _replay_logs(db, corpus, order, cost_settings, settings) -> list[ReplayLog]:
 
 
 def replay_sessions(logs: list[ReplayLog], trigger: Trigger, strategy: Strategy, budget: int,
-                    settings: CompactionSettings, should_stop=None, fast: bool = True) -> dict:
+                    settings: CompactionSettings, should_stop=None, fast: bool = True,
+                    judge=None) -> dict:
     """The corpus figures summed over one replay per session (``fast``: see
-    :func:`~explorer.replay.run.replay`)."""
-    out = dict.fromkeys(FIGURES, 0)
+    :func:`~explorer.replay.run.replay`; ``judge``: the providers' figures)."""
+    names = judge.names if judge else ()
+    out = dict.fromkeys((*FIGURES, *names), 0)
     for rlog in logs:
-        f = replay(rlog, trigger, strategy, budget, settings, should_stop, fast).figures
-        for key in ("calls", "compactions", "invalid_calls"):
+        f = replay(rlog, trigger, strategy, budget, settings, should_stop, fast, judge).figures
+        for key in ("calls", "compactions", "invalid_calls", *names):
             out[key] += f[key]
         out["peak_cost"] = max(out["peak_cost"], f["peak_cost"])
         out["sessions_with_invalid_call"] += f["first_invalid_call"] is not None
@@ -106,9 +114,26 @@ def replay_sessions(logs: list[ReplayLog], trigger: Trigger, strategy: Strategy,
 
 
 def replay_corpus(c: Corpus, cc: CorpusCalls, trigger: Trigger, family: str,
-                  budget: int) -> dict:
+                  budget: int, judge=None) -> dict:
     """Every session replayed under ``trigger`` and M0 or M1 at ``budget``, call j of every
-    session at once."""
+    session at once; ``judge``: the providers' figures, each call's request checked as the
+    stretch ``[m, h)`` of the corpus (gathered over calls, checked a batch at a time)."""
+    names = judge.names if judge else ()
+    rejected = dict.fromkeys(names, 0)
+    held_lo: list[np.ndarray] = []
+    held_hi: list[np.ndarray] = []
+    held = 0
+
+    def flush() -> None:
+        nonlocal held
+        if held_lo:
+            verdicts = judge.stretches(c, np.concatenate(held_lo), np.concatenate(held_hi))
+            for name, v in verdicts.items():
+                rejected[name] += int(np.count_nonzero(v))
+        held_lo.clear()
+        held_hi.clear()
+        held = 0
+
     m = c.start.astype(np.int64).copy()
     by_number = np.argsort(cc.number, kind="stable")
     bounds = np.r_[0, np.cumsum(np.bincount(cc.number))] if len(cc.number) else np.r_[0]
@@ -131,9 +156,17 @@ def replay_corpus(c: Corpus, cc: CorpusCalls, trigger: Trigger, family: str,
         bad = (cc.first_orphan_result[new] < h) | (cc.last_open_call[h] >= new)
         invalid += int(np.count_nonzero(bad))
         invalid_session[s[bad]] = True
+        if names:
+            held_lo.append(new)
+            held_hi.append(h)
+            held += int((h - new).sum())
+            if held >= BATCH:
+                flush()
+    if names:
+        flush()
     return {"calls": len(cc.position), "compactions": compactions, "invalid_calls": invalid,
             "peak_cost": peak,
-            "sessions_with_invalid_call": int(np.count_nonzero(invalid_session))}
+            "sessions_with_invalid_call": int(np.count_nonzero(invalid_session)), **rejected}
 
 
 def _fired(c: Corpus, cc: CorpusCalls, trigger: Trigger, m: np.ndarray,

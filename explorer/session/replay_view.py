@@ -9,6 +9,7 @@ import numpy as np
 
 from explorer.compaction.log import CALL, RESULT
 from explorer.model import KINDS
+from explorer.providers.sweep_figures import figure_name
 from explorer.replay.run import Replay
 from explorer.session.preview import front_label
 from explorer.session.view_overlay import SyntheticItem, ViewOverlay
@@ -86,3 +87,19 @@ def sawtooth(rp: Replay) -> Sawtooth:
                     min(costs) if costs and simulated else None,
                     np.array([c.turns for c in calls], dtype=np.int64),
                     min(turns) if turns and simulated else None)
+
+
+def rejected_calls(rp: Replay, provider: str) -> np.ndarray:
+    """The calls whose request ``provider`` rejects (the replay was judged for it: REPLAY.md,
+    ``rejected_<provider>``); empty when it was not."""
+    name = figure_name(provider)
+    return np.array([c.index for c in rp.calls if c.figures.get(name)], dtype=np.int64)
+
+
+def first_rejected_call(rp: Replay, provider: str | None) -> int | None:
+    """The first invalid call (orphan result or call, REPLAY.md) without a provider; with
+    one, the first call whose request that provider rejects."""
+    if provider is None:
+        return rp.figures["first_invalid_call"]
+    calls = rejected_calls(rp, provider)
+    return int(calls[0]) if len(calls) else None
