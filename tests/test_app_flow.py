@@ -348,3 +348,27 @@ def test_every_broken_file_of_the_suite_in_the_window(qtbot):
     dialogs = [w for w in window.findChildren(QDialog) if w.isVisible()]
     assert dialogs   # the files that could not be read are listed in a message
     window.close()
+
+
+def test_open_folder_imports_an_openhands_event_folder_as_one_file(qtbot, monkeypatch):
+    """File → Open Folder… on OpenHands V1's folder of event-*.json files (real, corpus):
+    one imported file, the folder, one session; the shared keys count stays 0."""
+    from explorer.audits import counts as audits
+    from tests.conftest import CORPUS
+    from widgets import main_window
+
+    folder = CORPUS / "openhands-v1" / "OpenHands-OpenHands-CLI__cli447_hi_followup_iterative_case_a"
+    window = make_window([])
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.audit_shown, timeout=WAIT):
+        pass
+    monkeypatch.setattr(main_window.QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *a, **k: str(folder)))
+    with qtbot.waitSignal(window.import_ended, timeout=WAIT) as ended:
+        window.open_folder()
+    assert ended.args == ["finished"]
+    with qtbot.waitSignal(window.audit_shown, timeout=WAIT):
+        pass
+    assert [f.path for f in window.last_report.files] == [str(folder)]
+    assert window.model.rowCount() == 1
+    assert audits.corpus_counts(window.store)["shared_keys"] == 0

@@ -347,6 +347,30 @@ def test_a_task_whose_sub_agent_is_absent_is_a_missing_child(store, tmp_path):
     assert audits.corpus_counts(store)["missing_child"] == 0
 
 
+def test_the_call_whose_sub_agent_is_absent_is_marked_in_the_tree(store):
+    """The missing_child finding has its mark in the turn tree (explorer.audits.marks reads
+    the store for it): on the spotter imported without its agent-*.jsonl child, the one
+    CALL marked is the Task whose result names the absent agent (found here in the raw
+    lines: the tool_result's tool_use_id beside toolUseResult.agentId); with the child, none."""
+    from explorer.session.data import load_session
+
+    rows = _lines(SPOTTER)
+    named = {block["tool_use_id"] for r in rows
+             if isinstance(r.get("toolUseResult"), dict) and r["toolUseResult"].get("agentId")
+             for block in r["message"]["content"] if block.get("type") == "tool_result"}
+    import_paths(store, [SPOTTER])
+
+    def marked() -> list[tuple[str, str]]:
+        data = load_session(store, SID)
+        rows = data.frame.select("kind", "call_id").rows()
+        return [(str(kind), call) for (kind, call), marks in zip(rows, data.marks, strict=True)
+                if "missing_child" in marks]
+
+    assert marked() == [("CALL", c) for c in sorted(named)] and len(named) == 1
+    import_paths(store, [AGENT])
+    assert marked() == []
+
+
 def test_gzip_transcript_and_a_broken_line(store, tmp_path):
     """A gzip copy reads as the file; a truncated line is rejected with its line number."""
     gz = tmp_path / "full.jsonl.gz"

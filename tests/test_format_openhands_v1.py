@@ -5,13 +5,16 @@ one-file-per-event folder. Expected figures come from the raw events by this tes
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from explorer import formats
+from explorer.audits import counts as audits
 from explorer.cli.demo import demo_paths
+from explorer.cli.main import main
 from explorer.formats import openhands, openhands_v1, read_head
 from explorer.ingest.imports import import_paths
 from tests.conftest import CORPUS
@@ -130,6 +133,54 @@ def test_the_event_files_imported_one_by_one_give_the_folders_session(store):
     kinds, pairs, _, _ = expected(folder_events())
     assert stored_kinds(store) == kinds
     assert pair_counts(store) == {FOLDER.name: pairs}
+    # one session from many inputs: what shared_keys says
+    assert audits.corpus_counts(store)["shared_keys"] == 1
+
+
+def test_the_folder_is_one_input_through_the_cli(capsys):
+    """`turnscope audit FOLDER`: the folder is one file of the report (its records the
+    event files), one session, no shared keys; its figures are the raw events'."""
+    assert formats.detect(FOLDER).NAME == openhands_v1.NAME
+    assert main(["audit", "--json", str(FOLDER)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (file,) = doc["files"]
+    kinds, pairs, _, skipped = expected(folder_events())
+    assert (file["path"], file["format"]) == (str(FOLDER), openhands_v1.NAME)
+    assert file["records"] == len(EVENT_FILES) == file["imported"] + skipped
+    assert file["events"] == doc["events"] == sum(kinds.values())
+    assert (doc["sessions"], doc["shared_keys"], doc["not_logs"]) == (1, 0, [])
+    assert {k: doc[k] for k in pairs} == pairs
+
+
+def test_the_folders_row_in_files_is_the_folder(store):
+    """The files table holds one row for the folder: its size the sum of its event files'."""
+    import_paths(store, [str(FOLDER)])
+    rows = store.con.execute("SELECT path, size, records FROM files").fetchall()
+    assert rows == [(str(FOLDER), sum(p.stat().st_size for p in EVENT_FILES),
+                     len(EVENT_FILES))]
+    assert audits.corpus_counts(store)["shared_keys"] == 0
+
+
+def test_a_folder_above_it_keeps_the_event_folder_whole(store):
+    report = import_paths(store, [str(HERE)])
+    assert sorted(f.path for f in report.files) == sorted([str(FOLDER), str(JSONL)])
+    assert report.not_logs == [] and report.errors == []
+
+
+def test_the_folder_imported_again_is_unchanged_until_a_file_changes(store, tmp_path):
+    """The folder's identity for re-import is its event files (names, lengths, bytes): the
+    same folder is not read again; an event file removed makes it read again, in place."""
+    copy = Path(shutil.copytree(FOLDER, tmp_path / FOLDER.name))
+    first = import_paths(store, [str(copy)]).files[0]
+    again = import_paths(store, [str(copy)]).files[0]
+    assert not first.unchanged and again.unchanged and again.records == first.records
+    max(copy.iterdir()).unlink()
+    third = import_paths(store, [str(copy)]).files[0]
+    assert not third.unchanged and third.records == len(EVENT_FILES) - 1
+    assert store.con.execute("SELECT count(*), max(records) FROM files").fetchall() == [
+        (1, len(EVENT_FILES) - 1)]
+    (events,), = store.con.execute("SELECT count(*) FROM events").fetchall()
+    assert events == third.events < first.events
 
 
 def _source_pieces(events: list[dict]) -> list[str]:
@@ -163,7 +214,7 @@ def test_no_content_is_silently_dropped(store, source):
         import_paths(store, [str(JSONL)])
         events = jsonl_events()
     else:
-        import_paths(store, [str(p) for p in EVENT_FILES])
+        import_paths(store, [str(FOLDER)])
         events = folder_events()
     rows = store.con.execute(
         "SELECT d.text, CAST(d.raw AS VARCHAR) FROM event_details d").fetchall()

@@ -17,6 +17,12 @@ from tests.helpers import corpus_and_demo, detected_as, stored_kinds
 FILES = sorted((CORPUS / "swe-agent").glob("*.traj"))
 
 
+def only_in_trajectory(doc: dict) -> list[dict]:
+    """The trajectory steps whose action no history entry took."""
+    actions = {(h.get("action") or "").strip() for h in doc["history"]}
+    return [t for t in doc["trajectory"] if t["action"].strip() not in actions]
+
+
 def _expected(doc: dict) -> dict:
     """Counts from the raw history, written independently of the reader."""
     kinds, call_ids, result_ids = Counter(), [], []
@@ -32,7 +38,14 @@ def _expected(doc: dict) -> dict:
         elif role == "tool":
             result_ids += h["tool_call_ids"]
     kinds["CALL"], kinds["RESULT"] = len(call_ids), len(result_ids)
-    return {"kinds": +kinds, "calls": len(call_ids), "results": len(result_ids),
+    # a trajectory step whose action no history entry took (the final submit): its thought,
+    # a CALL without id and its observation, paired by position
+    alone = only_in_trajectory(doc)
+    kinds["ASSISTANT"] += sum(bool(t["thought"]) for t in alone)
+    kinds["CALL"] += len(alone)
+    kinds["RESULT"] += len(alone)
+    return {"kinds": +kinds, "calls": len(call_ids) + len(alone),
+            "results": len(result_ids) + len(alone),
             "dangling_calls": sum(i not in result_ids for i in call_ids),
             "orphan_results": sum(i not in call_ids for i in result_ids),
             "duplicate_call_ids": sum(n > 1 for n in Counter(call_ids).values())}
@@ -60,7 +73,8 @@ def test_corpus_counts_equal_the_files_own_ids(store, path):
     assert stored_kinds(store, session) == want["kinds"]
     for name in ("calls", "results", "dangling_calls", "orphan_results", "duplicate_call_ids"):
         assert row[name] == want[name], name
-    assert row["events"] == sum(want["kinds"].values()) == len(doc["history"]) + want["kinds"]["CALL"]
+    assert row["events"] == sum(want["kinds"].values())
+    assert len(only_in_trajectory(doc)) == ("6e44b9" in path.name)   # its submit step
 
 
 def test_ids_reused_within_a_trajectory_pair_with_the_nearest_call(store):
@@ -75,11 +89,13 @@ def test_ids_reused_within_a_trajectory_pair_with_the_nearest_call(store):
 
 
 def test_trajectory_copy_is_skipped_and_nothing_has_a_timestamp(store):
+    """The trajectory repeats history's steps (skipped), but its final submit step, which
+    history does not hold: that one is imported (issue 15, nothing silently dropped)."""
     path = FILES[0]
     recs = list(swe_agent.records(path))
     doc = json.loads(path.read_text())
     assert sum(r.skipped == "trajectory step (a copy of history)" for r in recs) == \
-        len(doc["trajectory"])
+        len(doc["trajectory"]) - len(only_in_trajectory(doc)) == len(doc["trajectory"]) - 1
     import_paths(store, [path])
     assert store.con.execute("SELECT count(*) FROM events WHERE ts IS NOT NULL").fetchone()[0] == 0
     assert store.con.execute("SELECT count(*) FROM events WHERE tokens IS NOT NULL"
@@ -106,8 +122,9 @@ def test_one_message_groups_its_thought_and_calls(store):
 def test_old_trajectories_without_ids_pair_by_position(store, tmp_path):
     """No pre-function-calling trajectory is in the corpus: this sample follows the documented
     0.x shape (assistant ``action`` text, the next user ``observation`` is its result)."""
-    doc = {"environment": "swe_main", "trajectory": [{"action": "ls", "observation": "a.py",
-                                                     "response": "x", "thought": "x", "state": "{}"}],
+    doc = {"environment": "swe_main", "trajectory": [{"action": "ls -a\n", "observation": "a.py",
+                                                     "response": "Look.", "thought": "Look.",
+                                                     "state": "{}"}],
            "history": [
                {"role": "system", "content": "SETTING", "agent": "primary"},
                {"role": "user", "content": "demo", "agent": "primary", "is_demo": True},

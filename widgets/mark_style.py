@@ -58,7 +58,7 @@ VIEW_ERROR_KEYS = tuple(f"view:{e}" for e in VIEW_ERRORS)
 assert set(FINDING_KEYS) <= set(STYLES) and set(VIEW_ERROR_KEYS) <= set(STYLES)
 #: The glyphs :func:`_draw` knows (a rule's Mark names one; "view_" + glyph is outlined).
 GLYPHS = ("circle", "triangle", "diamond", "squares", "equals", "back_arrow", "key", "split",
-          "eye_slash", "plus")
+          "eye_slash", "plus", "branch")
 assert all(s.shape.removeprefix("view_") in GLYPHS for s in STYLES.values()), "a glyph not drawn"
 
 _PIXMAPS: dict[tuple[str, int], QPixmap] = {}
@@ -143,6 +143,15 @@ def _draw(p: QPainter, style: MarkStyle, s: float) -> None:
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawPath(path)
         p.drawLine(box.bottomLeft(), box.topRight())
+    elif shape == "branch":   # a call forking to a child that is not there: a hollow end
+        r = box.width() * 0.2
+        fork = QPointF(box.left() + box.width() * 0.35, c.y())
+        p.drawLine(QPointF(box.left(), c.y()), fork)
+        p.drawLine(fork, QPointF(box.right() - r, box.bottom() - r * 0.5))
+        p.drawLine(fork, QPointF(box.right() - 2 * r, box.top() + r))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(QPointF(box.right() - r, box.top() + r), r, r)
+        p.setBrush(QBrush(colour))
     elif shape == "plus":
         dashed = QPen(colour, max(1.0, s / 12), Qt.PenStyle.DashLine)
         p.setPen(dashed)

@@ -8,6 +8,10 @@ a rule when a finding of that rule points at it (the later event only, for a rul
 :class:`~explorer.audits.rules.Mark` says ``last``). The tests check each mark against the
 findings of :func:`explorer.audits.counts.findings`.
 
+A rule whose fragment reads the store as well (missing_child: the CALL's raw and which
+sessions exist, :data:`FROM_STORE`) runs over those relations fetched for the session
+(:func:`_store_relations`), so its CALL is marked too.
+
 Only the rules that found something in the session need to run: :func:`rules_found` reads
 them from the session's row of a fresh audit table (the counts of the same fragments), so a
 session of millions of events with few findings runs few rules, or none.
@@ -43,6 +47,9 @@ _LOCAL = threading.local()
 #: The events from which the marks' statement runs on several threads.
 _MANY = 200_000
 _NONE: frozenset[str] = frozenset()
+#: The marked rules whose fragment reads relations of the store beyond the session's frame
+#: (``event_details``, ``events``): fetched for the session, or the rule is not run.
+FROM_STORE = frozenset({"missing_child"})
 
 
 def _connection() -> duckdb.DuckDBPyConnection:
@@ -79,9 +86,11 @@ def rules_found(db: Db, session_id: str, order: Order,
     return tuple(rule for rule in MARKED if counts.get(rule.name, 1) != 0)
 
 
-def event_marks(frame: pl.DataFrame, rules: tuple[Rule, ...] = MARKED) -> list[frozenset[str]]:
+def event_marks(frame: pl.DataFrame, rules: tuple[Rule, ...] = MARKED, store: Db | None = None,
+                session_id: str | None = None) -> list[frozenset[str]]:
     """For each row of ``frame`` (in its order), the rules among ``rules`` that point at
-    that event (:func:`rules_found`: the others have none).
+    that event (:func:`rules_found`: the others have none). The rules of
+    :data:`FROM_STORE` run only with the ``store`` and ``session_id`` the frame is of.
 
     Pair rules (tie_inversions, clock_regressions) mark the later event of the pair, the one
     out of order; grouped rules mark every event of the group. Unmarked rows share one empty
@@ -95,11 +104,18 @@ def event_marks(frame: pl.DataFrame, rules: tuple[Rule, ...] = MARKED) -> list[f
     in_order = bool(np.array_equal(positions, np.arange(1, frame.height + 1)))
     con = _connection()
     con.execute(f"SET threads = {_threads(frame.height)}")
+    stored = _store_relations(store, session_id) if FROM_STORE & {r.name for r in rules} else {}
+    rules = tuple(r for r in rules if r.name not in FROM_STORE or stored)
+    if not rules:
+        return [_NONE] * frame.height
     con.register("frame", frame.select(_COLUMNS).with_columns(pl.col("kind").cast(pl.String)))
+    for name, relation in stored.items():
+        con.register(name, relation)
     try:
         found = con.execute(marks_sql(tuple(rules))).fetchall()
     finally:
-        con.unregister("frame")
+        for name in ("frame", *stored):
+            con.unregister(name)
     sorter = None if in_order else np.argsort(positions, kind="stable")
     marked: dict[int, set[str]] = {}
     for rule, events in found:
@@ -112,6 +128,21 @@ def event_marks(frame: pl.DataFrame, rules: tuple[Rule, ...] = MARKED) -> list[f
     for row, rules in marked.items():
         out[row] = frozenset(sorted(rules, key=order.get))
     return out
+
+
+def _store_relations(store: Db | None, session_id: str | None) -> dict[str, pl.DataFrame]:
+    """What the :data:`FROM_STORE` fragments read of the store, for one session: the
+    ``event_details`` of its CALLs that name a sub-agent session, and the ``events``
+    (session ids) of the named children present; {} when there is nothing to mark."""
+    if store is None or session_id is None:
+        return {}
+    calls = store.frame("marks_child_calls", session_id=session_id)
+    if calls.is_empty():
+        return {}
+    children = [c for c in calls["child"].unique().to_list() if c is not None]
+    present = [row[0] for row in store.run("sessions_present", ids=children)]
+    return {"event_details": calls.select("eid", "raw"),
+            "events": pl.DataFrame({"session_id": present}, schema={"session_id": pl.String})}
 
 
 def _threads(events: int) -> int:

@@ -71,7 +71,8 @@ RULES: tuple[Rule, ...] = (
          "pairing", Mark("duplicate call id", "#2e6fd8", "#d7e3fb", "squares")),
     Rule("missing_child",
          "A tool call started a sub-agent whose session is not among the imported logs.",
-         "pairing"),   # not marked: its fragment reads the store (raw), not a session's frame
+         "pairing", Mark("missing child", "#00695c", "#cdeee8", "branch")),
+    # its fragment reads the store (raw, the sessions present): explorer.audits.marks.FROM_STORE
     Rule("tie_inversions",
          "Adjacent events with equal timestamps, shown against append order.",
          "ordering", Mark("tie inversion", "#a08000", "#f5efb3", "equals", last=True)),

@@ -117,10 +117,35 @@ def read_head(path: Path) -> bytes:
     return out[:_HEAD]
 
 
-def detect(path: Path) -> Reader:
-    """The reader module for ``path``, or :class:`LogFileError` saying why there is none."""
+def folder_reader(path: Path) -> Reader | None:
+    """The reader that takes the folder ``path`` whole as one log (a reader with
+    ``folder_files``: OpenHands V1's folder of ``event-*.json`` files), or None."""
     from explorer.formats.registry import READERS  # the readers import this package
 
+    try:
+        if not path.is_dir():
+            return None
+        return next((r for r in READERS if getattr(r, "folder_files", None)
+                     and r.folder_files(path)), None)
+    except OSError:
+        return None
+
+
+def log_files(path: Path, reader: Reader) -> list[Path]:
+    """The files one input is made of: the file itself, or the files of a folder its
+    reader takes whole (sorted by name). Its size, hash and staging are theirs."""
+    if getattr(reader, "folder_files", None) and path.is_dir():
+        return sorted(reader.folder_files(path), key=lambda p: p.name)
+    return [path]
+
+
+def detect(path: Path) -> Reader:
+    """The reader module for ``path``, or :class:`LogFileError` saying why there is none.
+    A folder is a log when a reader takes it whole (:func:`folder_reader`)."""
+    from explorer.formats.registry import READERS  # the readers import this package
+
+    if (whole := folder_reader(path)) is not None:
+        return whole
     if check_regular(path).st_size == 0:
         raise LogFileError(path, "the file is empty")
     try:

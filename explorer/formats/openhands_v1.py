@@ -58,7 +58,15 @@ def matches(path: Path, head: bytes) -> bool:
 
 def is_event_folder(path: Path) -> bool:
     """Whether ``path`` is a folder of the SDK's ``event-*.json`` files (one conversation)."""
-    return path.is_dir() and any(EVENT_FILE.match(p.name) for p in path.iterdir())
+    return bool(folder_files(path))
+
+
+def folder_files(path: Path) -> list[Path]:
+    """The ``event-*.json`` files of a folder (one conversation, read whole: the import's
+    one input, explorer.formats.log_files); [] for a folder that holds none, or a file."""
+    if not path.is_dir():
+        return []
+    return [p for p in path.iterdir() if EVENT_FILE.match(p.name) and p.is_file()]
 
 
 def session_of(path: Path) -> str:

@@ -35,6 +35,9 @@ class RecordReader(Protocol):
     per record of the file, in file order (a line, an array element, a cassette
     interaction), each with its events, or why it was rejected or skipped; it raises
     :class:`~explorer.formats.LogFileError` for a whole file that cannot be read.
+    Optional: ``folder_files(path)``, the files of a folder the reader reads whole as one
+    log ([] for any other folder; OpenHands V1's ``event-*.json``): that folder is then one
+    input, its size, hash and ``files`` row its files' (explorer.formats.log_files).
     """
 
     KIND: Literal["records"]

@@ -2,7 +2,9 @@
 ``{environment, trajectory[], history[], info, replay_config}``.
 
 ``history[]`` is the conversation and is imported; ``trajectory[]`` repeats its steps and is
-skipped (counted as skipped). The session is the instance id, i.e. the file name; nothing
+skipped (counted as skipped), but for a step that history does not hold (its action and
+its thought in no assistant entry: the final ``submit`` step), imported after the conversation
+as its thought, a CALL without id and its observation. The session is the instance id, i.e. the file name; nothing
 carries a timestamp. Function-calling runs pair ``tool_calls[].id`` with the tool entries'
 ``tool_call_ids`` (a list, and ids are reused); older runs have only ``action`` text, whose
 next observation is its result by position: those are a CALL and a RESULT without id.
@@ -197,8 +199,41 @@ def records(path: Path) -> Iterator[Record]:
             evs[0]["raw"] = {"history_entry": entry, "info": doc.get("info")}
         yield Record(seq, events=evs) if evs else Record(seq, skipped="empty message")
     steps = doc.get("trajectory")
-    for index in range(len(steps) if isinstance(steps, list) else 0):
-        yield Record(index + 1, skipped="trajectory step (a copy of history)")
+    copied = {_stripped(e.get(k)) for e in doc["history"]
+              if isinstance(e, dict) and e.get("role") == "assistant" for k in ("action", "thought")}
+    for index, step in enumerate(steps if isinstance(steps, list) else []):
+        if not isinstance(step, dict) or (
+                {_stripped(step.get("action")), _stripped(step.get("thought"))} & copied - {""}):
+            yield Record(index + 1, skipped="trajectory step (a copy of history)")
+            continue
+        try:   # a step history does not hold (the last, submit, step): its own events
+            evs = _step_events(whole(step))
+        except WrongType as exc:
+            yield rejected(index + 1, exc, json.dumps(step, ensure_ascii=False))
+            continue
+        seq = len(doc["history"]) + index + 1   # after the conversation
+        for sub, ev in enumerate(evs):
+            ev.update(session_id=session, seq=seq, sub=sub, message_id=f"trajectory[{index}]")
+        yield Record(index + 1, events=evs) if evs else Record(
+            index + 1, skipped="empty trajectory step")
+
+
+def _stripped(value) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _step_events(step: dict) -> list[dict]:
+    """A trajectory step's thought (ASSISTANT), its action (a CALL without id) and the
+    observation (its RESULT, by position)."""
+    thought = text_of(step.get("thought") or step.get("response"))
+    action = step.get("action")
+    evs = [event(kind="ASSISTANT", text=thought)] if thought else []
+    if isinstance(action, str) and action.strip():
+        evs.append(event(kind="CALL", tool=action.split()[0], text=action))
+        evs.append(event(kind="RESULT", text=text_of(step.get("observation"))))
+    if evs:
+        evs[0]["raw"] = step
+    return evs
 
 
 def _entry_events(entry: dict, waiting: bool) -> tuple[list[dict], bool]:

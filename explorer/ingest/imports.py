@@ -95,9 +95,11 @@ def import_file(
     path = Path(os.path.abspath(path))
     reader = formats.detect(path)
     steps = Steps(path, progress, should_stop)
+    # a folder read whole (explorer.formats.log_files) is one input: its files' sizes summed
+    files = formats.log_files(path, reader)
     try:
-        size = path.stat().st_size   # now: a file deleted while it is read has no size later
-        digest = steps.file_hash()
+        size = sum(p.stat().st_size for p in files)   # now: a file deleted later has no size
+        digest = steps.file_hash(None if files == [path] else files)
     except OSError as exc:   # gone or locked since detect looked at it
         raise LogFileError(path, formats.os_reason(path, exc)) from exc
     earlier = store.frame("file_by_path", path=str(path)).to_dicts()

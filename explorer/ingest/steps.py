@@ -57,17 +57,23 @@ class Steps:
             raise
         self.check()
 
-    def file_hash(self) -> str:
+    def file_hash(self, files: list[Path] | None = None) -> str:
         """SHA-256 of the file's bytes (a file already imported with it is not read again),
-        as the first step."""
+        as the first step. ``files``: the files of a folder read whole, each hashed with
+        its name and length before its bytes (a file renamed, moved or added changes it)."""
         report = self.hook(HASHED)
-        size = max(self.path.stat().st_size, 1)
+        whole = files is None
+        files = [self.path] if whole else files
+        size = max(sum(p.stat().st_size for p in files), 1)
         digest = hashlib.sha256()
         done = 0
-        with open(self.path, "rb") as fh:
-            while block := fh.read(8 * 1024 * 1024):
-                digest.update(block)
-                done += len(block)
-                report(done, size)
-                self.check()
+        for path in files:
+            if not whole:
+                digest.update(f"{path.name}\0{path.stat().st_size}\0".encode())
+            with open(path, "rb") as fh:
+                while block := fh.read(8 * 1024 * 1024):
+                    digest.update(block)
+                    done += len(block)
+                    report(done, size)
+                    self.check()
         return digest.hexdigest()

@@ -173,7 +173,8 @@ def load_session(db: Db, session_id: str, order: Order = Order.SEQ,
             frame = session_events(db, session_id, Order(order), cost_settings, texts=False)
     log = transforms.for_log(db, SessionLog.from_frame(session_id, frame), settings, cost_settings)
     texts = EventTexts(texts_from or db, frame["eid"].to_numpy())
-    marks = event_marks(frame, rules_found(db, session_id, Order(order), cost_settings))
+    marks = event_marks(frame, rules_found(db, session_id, Order(order), cost_settings),
+                        db, session_id)
     return SessionData(session_id, Order(order), cost_settings, settings, frame, marks, log,
                        _usage(db, session_id), texts)
 
