@@ -18,7 +18,8 @@ Each figure comes from a child process of its own (its ``ru_maxrss`` is the peak
    tables fresh): seconds (it reads the cached tables).
 
 The inputs are made once with the project's own ``generate`` and ``audit --db`` and kept
-under /tmp/turnscope-bigdb-bench (the databases opened are copies without audit tables).
+under /tmp/turnscope-bigdb-bench, or the folder ``TURNSCOPE_BIGDB_BENCH`` names (the databases
+opened are copies without audit tables).
 """
 
 from __future__ import annotations
