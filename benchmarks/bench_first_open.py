@@ -18,7 +18,8 @@ Each figure comes from a child process of its own (its ``ru_maxrss`` is the peak
    tables fresh): seconds (it reads the cached tables).
 
 The inputs are made once with the project's own ``generate`` and ``audit --db`` and kept
-under /tmp/turnscope-bigdb-bench (the databases opened are copies without audit tables).
+under /tmp/turnscope-bigdb-bench, or the folder ``TURNSCOPE_BIGDB_BENCH`` names (the databases
+opened are copies without audit tables).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from pathlib import Path
 
 import duckdb
 
-CACHE = Path("/tmp/turnscope-bigdb-bench")
+#: Where the inputs are kept (``TURNSCOPE_BIGDB_BENCH`` names another folder).
+CACHE = Path(os.environ.get("TURNSCOPE_BIGDB_BENCH", "/tmp/turnscope-bigdb-bench"))
 PY = sys.executable
 SHAPES = {"corpus": ("corpus-60000x50", ["--sessions", "60000", "--turns", "50"]),
           "session": ("session-3m", ["--sessions", "1", "--turns", "536000"]),
@@ -219,7 +221,7 @@ def _child(argv: list[str]) -> None:
     elif kind == "audit":
         from explorer.cli.main import main
         start = time.perf_counter()
-        saved, sys.stdout = sys.stdout, open(os.devnull, "w")
+        saved, sys.stdout = sys.stdout, open(os.devnull, "w")  # noqa: SIM115 (restored below)
         try:
             status = main(["audit", "--db", db, "--json"])
         finally:

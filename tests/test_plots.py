@@ -284,3 +284,30 @@ class _LeftClick:
 
     def accept(self):
         pass
+
+
+def test_a_long_curve_is_drawn_downsampled_to_the_pixels(qtbot):
+    """The curve of a session of many events draws about two points a pixel column (peak
+    downsampling: each column's lowest and highest cost, real points of it), not one
+    per event: given before the item joined the plot, the mode was reset and a session of
+    3M events drew all of them (3 s for the first paint)."""
+    from types import SimpleNamespace
+
+    from explorer.compaction.log import ASSISTANT, USER
+    n = 200_000
+    rng = np.random.default_rng(5)
+    log = SimpleNamespace(cost=rng.integers(1, 50, n),
+                          kind=np.where(rng.random(n) < 0.2, USER, ASSISTANT))
+    plot = SessionCostPlot()
+    qtbot.addWidget(plot)
+    plot.resize(600, 400)
+    plot.show()
+    plot.set_session(SimpleNamespace(log=log, session_id="s", order=Order.SEQ))
+    plot.grab()
+    drawn_x, drawn_y = plot.curve.curve.xData, plot.curve.curve.yData
+    width = plot.curve.getViewBox().width()
+    assert 0 < len(drawn_x) <= 5 * width < n
+    curve = cost_curve(log)
+    costs = np.rint(10.0 ** drawn_y).astype(np.int64)   # drawn in log10: real points of it
+    assert np.isin(costs, curve.y).all()
+    assert costs.min() == curve.y[0] and costs.max() > 0.99 * curve.total

@@ -95,13 +95,15 @@ class SessionCostPlot(QWidget):
         self.turns = pg.PlotDataItem(pen=turn_pen(0), connect="pairs")
         plot.addItem(self.turns, ignoreBounds=True)
         self.curve = pg.PlotDataItem(pen=CURVE_PEN)
+        plot.addItem(self.curve)
         # Peak downsampling keeps each pixel column's min and max: exact for this monotone
         # curve. pyqtgraph's default keeps ~5 samples a pixel (10,000 points drawn at 800 px);
-        # 2 halves the repaint of a 10,000-event session and looks the same.
+        # 2 halves the repaint of a 10,000-event session and looks the same. Set after
+        # addItem, which gives the item the plot's own modes (off): set before, a session of
+        # 3M events drew all its points (3 s for the first paint).
         self.curve.opts["autoDownsampleFactor"] = 2.0   # no setter in pyqtgraph 0.14
         self.curve.setDownsampling(auto=True, method="peak")
         self.curve.setClipToView(True)
-        plot.addItem(self.curve)
         self.marker = pg.PlotDataItem(pen=None, symbol="o", symbolSize=9,
                                       symbolBrush="#d62728", symbolPen="w")
         plot.addItem(self.marker, ignoreBounds=True)
