@@ -13,8 +13,8 @@ from explorer.cli import messages
 from explorer.formats import limits
 from explorer.model import TOKENIZERS, Order
 
-SUBCOMMANDS = ("audit", "export", "generate", "lab", "replay", "screenshot", "sweep",
-               "validate", "view")
+SUBCOMMANDS = ("audit", "export", "generate", "lab", "repair", "replay", "screenshot",
+               "sweep", "validate", "view")
 _DISPLAY_HELP = (
     "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
     "  Run it under a virtual display:  xvfb-run -a {program} [PATH...]\n"
@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "no PATH is given).")
     _version_arg(parser)
     sub = parser.add_subparsers(
-        dest="command", metavar="{audit,sweep,view,validate,replay,lab,export,generate}")
+        dest="command", metavar="{audit,sweep,view,validate,replay,lab,export,repair,generate}")
     audit = sub.add_parser("audit", help="print the structural audits of AUDITS.md")
     audit.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
     _order_arg(audit)
@@ -111,6 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     export_arguments(export)
     _limit_args(export)
     _verbose_arg(export)
+    repair = sub.add_parser("repair", help="write a repaired copy of one session, in the "
+                            "source's own format")
+    from explorer.cli.repair import add_arguments as repair_arguments
+    repair_arguments(repair)
+    _limit_args(repair)
+    _verbose_arg(repair)
     validate = sub.add_parser("validate", help="would each provider accept the sessions or a "
                               "strategy's views of them (PROVIDERS.md)")
     validate.add_argument("paths", nargs="*", metavar="PATH",
@@ -220,7 +226,7 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         args.paths = _restore_demo(getattr(args, "paths", []))
         log_setup.configure(verbose=args.verbose)
         _configure_limits(args)
-        if args.command in ("audit", "sweep", "validate", "view", "export", "replay"):
+        if args.command in ("audit", "sweep", "validate", "view", "export", "replay", "repair"):
             return _run_on_database(args)
         if args.command == "generate":
             return _run_generate(args)
@@ -271,6 +277,9 @@ def _run_on_database(args: argparse.Namespace) -> int:
         if args.command == "validate":
             from explorer.cli.validate import run_validate
             return run_validate(args)
+        if args.command == "repair":
+            from explorer.cli.repair import run_repair
+            return run_repair(args)
         from explorer.cli import compaction as compaction_command
         if args.command == "replay":
             from explorer.cli.replay import run_replay
