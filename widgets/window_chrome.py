@@ -70,6 +70,10 @@ class WindowMenus(QObject):
         self.export_action = self._action(
             "&Export…", parent, "Write the current session or all as ATIF, OTel JSON or JSON Lines")
         file_menu.addAction(self.export_action)
+        self.repair_action = self._action(
+            "Re&pair session…", parent, "Write a corrected copy of the current session in its "
+            "own format, after showing the events that go and are added (the source is kept)")
+        file_menu.addAction(self.repair_action)
         file_menu.addAction(self.rejected_action)
         file_menu.addAction(self.import_report_action)
         file_menu.addAction(self.limits_action)
