@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from explorer.compaction import SessionLog
 from explorer.ingest.imports import import_paths
 from explorer.model import Order
@@ -66,3 +68,49 @@ def test_a_repaired_codex_rollout(tmp_path):
     assert [r for r in after if r not in added] == [r for r in before if r[1] != ORPHAN]
     kept = CODEX.read_text(encoding="utf-8").splitlines()
     assert sum(line not in kept for line in out.read_text(encoding="utf-8").splitlines()) == 1
+
+
+CORPUS = CODEX.parents[1]
+RECORDED = [  # (file, provider, format written): recordings are written as message lists
+    (CORPUS / "anthropic-messages" / "traceloop-openllmetry__test_anthropic_tools_streaming_legacy.yaml",
+     "anthropic", ".json"),
+    (CORPUS / "anthropic-messages" / "Mirascope-mirascope__streams-tool-calls-and-resumes-with-results.har",
+     "anthropic", ".json"),
+    (CORPUS / "openai-chat-completions" / "pydantic-pydantic-ai__test_openai_tool_output.yaml",
+     "openai-chat", ".json"),
+    (CORPUS / "openai-responses" / "traceloop-openllmetry__test_tool_call_and_result_attributes.yaml",
+     "openai-responses", ".har"),
+]
+
+
+def _kinds(s: Store, session: str) -> list[tuple]:
+    return [(r["kind"], r["call_id"]) for r in s.frame("export_events", session_id=session)
+            .iter_rows(named=True) if r["kind"] != "OTHER"]
+
+
+@pytest.mark.parametrize(("path", "provider", "suffix"), RECORDED, ids=lambda v: str(v)[-30:])
+def test_a_repaired_recording_is_a_message_list_of_the_same_events(tmp_path, path, provider,
+                                                                     suffix):
+    s = Store()
+    import_paths(s, [path])
+    session = s.run("sessions_in_input_order")[-1][0]
+    before = _kinds(s, session)
+    the_plan = plan(s, session, provider=provider)
+    out = repair(s, the_plan, tmp_path / f"copy{suffix}")
+    s.close()
+    assert the_plan.left == []
+    copy = Store()
+    try:
+        assert not import_paths(copy, [out]).errors
+        (name,) = copy.run("sessions_in_input_order")[0]
+        after = _kinds(copy, name)
+        log = SessionLog.from_frame(name, session_events(copy, name, Order.SEQ, texts=False))
+        assert check_session(log, (provider,))[provider] == []
+    finally:
+        copy.close()
+    counts = the_plan.counts()
+    assert len(after) == len(before) - counts["drop"] + counts["add"]
+    added = {c.call_id for c in the_plan.changes if c.action == "add"}
+    assert [k for k in after if not (k[0] == "RESULT" and k[1] in added)] == \
+        [k for k in before if (k[0], k[1]) not in
+         {(c.kind, c.call_id) for c in the_plan.changes if c.action == "drop"}]

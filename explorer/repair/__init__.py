@@ -11,13 +11,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from explorer.repair import claude_code_writer, codex_writer, jsonl_writer
+from explorer.repair import claude_code_writer, codex_writer, jsonl_writer, message_list_writer
 from explorer.repair.plan import ORPHANS, UNANSWERED, Change, Plan, RepairError, plan
 from explorer.store.db import Db
 
 #: The repair writers by the reader's format name (explorer.formats.registry).
 WRITERS = {"claude-code": claude_code_writer, "codex-cli": codex_writer,
-           "canonical-jsonl": jsonl_writer}
+           "canonical-jsonl": jsonl_writer,
+           "anthropic-messages": message_list_writer.ANTHROPIC,
+           "openai-chat-completions": message_list_writer.OPENAI_CHAT,
+           "openai-responses": message_list_writer.OPENAI_RESPONSES}
 
 
 def repair(db: Db, the_plan: Plan, out: str | os.PathLike) -> Path:

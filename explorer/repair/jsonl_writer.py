@@ -13,6 +13,13 @@ from explorer.repair.plan import PLACEHOLDER, Plan
 
 def write(fh: TextIO, plan: Plan, db) -> None:
     """Write the session's repaired events to ``fh``."""
+    fh.writelines(json.dumps({k: v for k, v in e.items() if v is not None},
+                             ensure_ascii=False, default=str) + "\n"
+                  for e in repaired_events(plan, db))
+
+
+def repaired_events(plan: Plan, db) -> list[dict]:
+    """The session's events as imported (export columns) with the plan applied."""
     events = source.sessions(db, plan.session_id)[0].events
     dropped = {(c.seq, c.sub) for c in plan.changes if c.action == "drop"}
     texted = {(c.seq, c.sub) for c in plan.changes if c.action == "text"}
@@ -36,8 +43,7 @@ def write(fh: TextIO, plan: Plan, db) -> None:
                             "call_id": c.call_id, "text": PLACEHOLDER, "is_error": True,
                             "synthetic": True,
                             "event_id": f"turnscope-repair:{c.call_id}:{c.seq}.{c.sub}"})
-    fh.writelines(json.dumps({k: v for k, v in e.items() if v is not None},
-                             ensure_ascii=False, default=str) + "\n" for e in out)
+    return out
 
 
 def _texted(e: dict) -> dict:
