@@ -31,7 +31,7 @@ from widgets.workers import Worker, reason
 #: How each action is shown in the diff: sign, word, background.
 _ACTIONS = {"drop": ("−", "goes", "#fde2e1"), "add": ("+", "added", "#dff3e0"),
             "text": ("~", "made text", "#fff4d6")}
-_COLUMNS = ("", "event", "kind", "call id", "change", "why")
+_COLUMNS = ("", "event", "kind", "call id", "change", "text", "why")
 _ROOT = QModelIndex()
 
 
@@ -81,6 +81,8 @@ class RepairChangesModel(QAbstractTableModel):
             return elided(c.call_id or "")
         if index.column() == 4:
             return word
+        if index.column() == 5:
+            return elided((c.text or "").replace("\n", " "))
         return visible(c.reason)
 
 
@@ -121,7 +123,9 @@ class RepairDialog(QDialog):
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        self.table.setColumnWidth(5, 220)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
         self.write_button = self.buttons.addButton("Write copy…",
                                                    QDialogButtonBox.ButtonRole.AcceptRole)
@@ -133,7 +137,7 @@ class RepairDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.buttons)
-        self.resize(900, 480)
+        self.resize(1000, 480)
 
     def options(self) -> tuple[str, str, str | None]:
         """--orphans, --unanswered and --provider as chosen."""

@@ -10,7 +10,7 @@ then applies the plan to the source file, in its own format.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import polars as pl
 
@@ -52,10 +52,13 @@ class Change:
     call_id: str | None
     reason: str
     line: int | None = None
+    #: the first characters of the event's text (of the placeholder's, for ``add``)
+    text: str | None = None
 
     def as_dict(self) -> dict:
         return {"action": self.action, "seq": self.seq, "sub": self.sub, "kind": self.kind,
-                "call_id": self.call_id, "reason": self.reason, "line": self.line}
+                "call_id": self.call_id, "reason": self.reason, "line": self.line,
+                "text": self.text}
 
 
 @dataclass
@@ -108,8 +111,17 @@ def plan(db: Db, session_id: str, orphans: str = "drop", unanswered: str = "plac
     state.structural()
     if provider is not None:
         out.left = state.provider(provider)
-    out.changes += state.changes
+    out.changes = _with_texts(db, session_id, out.changes + state.changes)
     return out
+
+
+def _with_texts(db: Db, session_id: str, changes: list[Change]) -> list[Change]:
+    """The changes with the first characters of their events' texts."""
+    seqs = sorted({c.seq for c in changes if c.action != "add"})
+    texts = {(r[0], r[1]): r[2] for r in db.run("repair_texts", session_id=session_id,
+                                                 seqs=seqs)} if seqs else {}
+    return [replace(c, text=PLACEHOLDER if c.action == "add" else texts.get((c.seq, c.sub)))
+            for c in changes]
 
 
 class _State:
