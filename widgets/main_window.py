@@ -30,6 +30,7 @@ from widgets.lab_panel import LabPanel
 from widgets.limits_dialog import LimitsDialog
 from widgets.rejected_dialog import RejectedDialog
 from widgets.repair_dialog import RepairJob
+from widgets.report_dialog import ReportJob
 from widgets.request_panel import RequestPanel
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         menus.recent.database_requested.connect(self.database_requested)
         self.exporter = ExportJob(self, menus.export_action)   # File → Export…
         self.repairer = RepairJob(self, menus.repair_action)   # File → Repair session…
+        self.reporter = ReportJob(self, menus.report_action)   # File → Report…
         menus.rejected_action.triggered.connect(self.show_rejected)
         menus.import_report_action.triggered.connect(self.show_last_report)
         menus.limits_action.triggered.connect(

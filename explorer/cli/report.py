@@ -9,7 +9,7 @@ from pathlib import Path
 from explorer.cli import messages
 from explorer.ingest.imports import import_paths, open_database
 from explorer.model import Order
-from explorer.report import FORMATS, build
+from explorer.report import FORMATS, write_report
 from explorer.store.db import StoreError
 
 
@@ -39,12 +39,8 @@ def run_report(args: argparse.Namespace) -> int:
     if imported.errors and not imported.files and not args.db:
         return 2
     try:
-        report = build(store, [str(p) for p in args.paths] or [str(args.db)], args.session,
-                       Order(args.order))
-        part = out.with_name(out.name + ".part")
-        with open(part, "w", encoding="utf-8", newline="\n") as fh:
-            FORMATS[args.format].write(fh, report)
-        part.replace(out)
+        report = write_report(store, [str(p) for p in args.paths] or [str(args.db)],
+                              args.session, args.format, out, Order(args.order))
     except (OSError, ValueError) as exc:
         messages.error("report", exc)
         return 2

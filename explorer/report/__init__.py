@@ -9,10 +9,33 @@ hostile log is as safe as the window. Plots are SVG written here (no Qt in the c
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from explorer.model import Order
 from explorer.report import html, markdown
 from explorer.report.content import Report, build
+from explorer.store.db import Db
 
 #: The report formats by ``--format`` name.
 FORMATS = {"html": html, "md": markdown}
 
-__all__ = ["FORMATS", "Report", "build"]
+
+def write_report(db: Db, sources: list[str], session_id: str | None, fmt: str,
+                 out: str | Path, order: Order = Order.SEQ) -> Report:
+    """Build the report and write it to ``out`` as ``fmt`` (whole or not at all)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r} (one of {', '.join(FORMATS)})")
+    report = build(db, sources, session_id, order)
+    out = Path(out)
+    part = out.with_name(out.name + ".part")
+    try:
+        with open(part, "w", encoding="utf-8", newline="\n") as fh:
+            FORMATS[fmt].write(fh, report)
+        part.replace(out)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return report
+
+
+__all__ = ["FORMATS", "Report", "build", "write_report"]
