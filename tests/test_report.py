@@ -92,3 +92,24 @@ def test_a_hostile_log_is_escaped(tmp_path, write_lines):
     outside_code = [line for line in md.splitlines() if not line.startswith("    ")]
     assert not any("<script" in line or "<b>" in line for line in outside_code)
     assert "&lt;b&gt;s&lt;/b&gt;" in md
+
+
+def test_each_session_shows_the_strategy_view_at_the_budget(tmp_path):
+    from explorer.compaction import SessionLog, Strategy, window
+    from explorer.compaction.window import in_view
+    from explorer.ingest.imports import import_paths
+    from explorer.providers.session_check import DEFAULT_SETTINGS
+    from explorer.store.db import Store
+    from explorer.tokens.session_events import session_events
+    out = tmp_path / "v.md"
+    assert main(["report", str(FULL), "--strategy", "M0", "--budget", "2000", "--format",
+                 "md", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    s = Store()
+    import_paths(s, [FULL])
+    log = SessionLog.from_frame(SESSION, session_events(s, SESSION, texts=False))
+    kept = int(in_view(log, window(log, Strategy.parse("M0"), 2000, DEFAULT_SETTINGS)).sum())
+    s.close()
+    assert 0 < kept < log.n
+    assert f"### View: M0 at 2,000 tokens\n\n{kept:,} of {log.n:,} events kept" in text
+    assert text.count("    (out) ") == log.n - kept

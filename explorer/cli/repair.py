@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also remove every violation of this provider's rules (PROVIDERS.md)")
     p.add_argument("--json", action="store_true",
                    help="print the changes as JSON Lines: {action, seq, sub, kind, call_id, "
-                        "reason, line}")
+                        "reason, line, text}")
     p.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
 
 

@@ -20,6 +20,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", required=True, choices=tuple(FORMATS), help="html or md")
     p.add_argument("--session", metavar="ID", help="this session only (default: all)")
     p.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
+    p.add_argument("--strategy", default="M1", help="the strategy whose view each session "
+                   "shows (M1)")
+    p.add_argument("--budget", type=int, default=4000, help="its budget in tokens (4000)")
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -40,7 +43,8 @@ def run_report(args: argparse.Namespace) -> int:
         return 2
     try:
         report = write_report(store, [str(p) for p in args.paths] or [str(args.db)],
-                              args.session, args.format, out, Order(args.order))
+                              args.session, args.format, out, Order(args.order),
+                              args.strategy, args.budget)
     except (OSError, ValueError) as exc:
         messages.error("report", exc)
         return 2

@@ -21,11 +21,12 @@ FORMATS = {"html": html, "md": markdown}
 
 
 def write_report(db: Db, sources: list[str], session_id: str | None, fmt: str,
-                 out: str | Path, order: Order = Order.SEQ) -> Report:
+                 out: str | Path, order: Order = Order.SEQ, strategy: str = "M1",
+                 budget: int = 4000) -> Report:
     """Build the report and write it to ``out`` as ``fmt`` (whole or not at all)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (one of {', '.join(FORMATS)})")
-    report = build(db, sources, session_id, order)
+    report = build(db, sources, session_id, order, strategy, budget)
     out = Path(out)
     part = out.with_name(out.name + ".part")
     try:

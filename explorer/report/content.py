@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from explorer.audits import counts as audits
 from explorer.audits.marks import event_marks
 from explorer.audits.rules import COUNT_NAMES, RULE_TEXT
-from explorer.compaction import SessionLog
+from explorer.compaction import SessionLog, Strategy, window
+from explorer.compaction.window import in_view
 from explorer.model import Order
 from explorer.providers import PROVIDERS, Violation
-from explorer.providers.session_check import check_session
+from explorer.providers.session_check import DEFAULT_SETTINGS, check_session
 from explorer.store.db import Db
 from explorer.tokens.session_events import session_events
 
@@ -32,6 +33,7 @@ class TreeLine:
     call_id: str | None
     text: str
     marks: tuple[str, ...]
+    in_view: bool = True
 
 
 @dataclass
@@ -43,6 +45,19 @@ class SessionPart:
     tree: list[TreeLine]
     verdicts: dict[str, list[Violation]]
     costs: list[int]   # the running total of cost, event by event
+    view: View | None = None
+
+
+@dataclass(frozen=True)
+class View:
+    """The chosen strategy's view of a session at the chosen budget, and its provider check."""
+
+    strategy: str
+    budget: int
+    kept: int
+    cost: int
+    placeholders: int
+    verdicts: dict[str, list[Violation]]
 
 
 @dataclass
@@ -57,8 +72,12 @@ class Report:
 
 
 def build(db: Db, sources: list[str], session_id: str | None = None,
-          order: Order = Order.SEQ) -> Report:
-    """The report of the database (or of one session's part of it)."""
+          order: Order = Order.SEQ, strategy: str = "M1", budget: int = 4000) -> Report:
+    """The report of the database (or of one session's part of it), each session's view
+    being ``strategy``'s at ``budget`` tokens."""
+    Strategy.parse(strategy)
+    if budget < 1:
+        raise ValueError("the budget is a positive number of tokens")
     counts = audits.corpus_counts(db, order)
     by_rule: dict[str, list[dict]] = {}
     for f in audits.findings(db, order):
@@ -70,20 +89,25 @@ def build(db: Db, sources: list[str], session_id: str | None = None,
         if session_id not in names:
             raise ValueError(f"no session {session_id!r} in the database")
         names = [session_id]
-    report.sessions = [_session(db, name, order) for name in names]
+    report.sessions = [_session(db, name, order, strategy, budget) for name in names]
     return report
 
 
-def _session(db: Db, name: str, order: Order) -> SessionPart:
+def _session(db: Db, name: str, order: Order, strategy: str, budget: int) -> SessionPart:
     frame = session_events(db, name, order)
     marks = event_marks(frame)
+    log = SessionLog.from_frame(name, frame)
+    w = window(log, Strategy.parse(strategy), budget, DEFAULT_SETTINGS)
+    keep = in_view(log, w)
+    view = View(strategy, budget, int(keep.sum()), int(log.cost[keep].sum()),
+                len(w.placeholders), check_session(log, PROVIDERS, strategy, budget))
     tree = []
-    for row, marked in zip(frame.head(TREE_LIMIT).iter_rows(named=True), marks):
+    for row, marked, kept in zip(frame.head(TREE_LIMIT).iter_rows(named=True), marks,
+                                 keep.tolist()):
         depth = 0 if row["kind"] in ("USER", "SYSTEM", "SUMMARY") else 1
         text = (row["text"] or "")[:160].replace("\n", " ")
         tree.append(TreeLine(depth, row["seq"], row["sub"], str(row["kind"]), row["call_id"],
-                             text, tuple(sorted(marked))))
-    log = SessionLog.from_frame(name, frame)
+                             text, tuple(sorted(marked)), bool(kept)))
     verdicts = check_session(log, PROVIDERS)
     costs = frame["cost"].cum_sum().to_list()
-    return SessionPart(name, frame.height, tree, verdicts, costs)
+    return SessionPart(name, frame.height, tree, verdicts, costs, view)

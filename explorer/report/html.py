@@ -14,7 +14,7 @@ from explorer.text_escape import visible
 _CSS = """body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;
 text-align:left}td.n{text-align:right}pre{background:#f6f6f6;padding:.5em;overflow-x:auto;
-font-size:12px}.mark{color:#b00}.ok{color:#080}.bad{color:#b00}h2{border-bottom:1px solid #ccc}"""
+font-size:12px}.mark{color:#b00}.ok{color:#080}.out{color:#999}.bad{color:#b00}h2{border-bottom:1px solid #ccc}"""
 
 
 def _t(value) -> str:
@@ -46,23 +46,37 @@ def write(fh: TextIO, report: Report) -> None:
             out.append(f"<p>… and {len(found) - FINDINGS_LIMIT:,} more.</p>")
     for part in report.sessions:
         out.append(f"<h2>Session {_t(part.session_id)}</h2><p>{part.events:,} events.</p>")
-        out.append("<h3>Provider check</h3><table><tr><th>provider</th><th>verdict</th></tr>")
-        for provider, vs in part.verdicts.items():
-            verdict = ('<span class="ok">accepted</span>' if not vs else
-                       '<span class="bad">rejected</span>: ' +
-                       "<br>".join(f"{_t(v.rule)}: {_t(v.text)}" for v in vs))
-            out.append(f"<tr><td>{_t(LABELS[provider])}</td><td>{verdict}</td></tr>")
-        out.append("</table><h3>Cost</h3>")
+        out.append("<h3>Provider check (the whole log)</h3>")
+        out += _verdicts(part.verdicts)
+        if part.view:
+            v = part.view
+            out.append(f"<h3>View: {_t(v.strategy)} at {v.budget:,} tokens</h3><p>{v.kept:,} "
+                       f"of {part.events:,} events kept, cost {v.cost:,} tokens, "
+                       f"{v.placeholders:,} placeholder results.</p>")
+            out += _verdicts(v.verdicts)
+        out.append("<h3>Cost</h3>")
         out.append(line_plot(part.costs, "running cost (estimated tokens)", "events", "tokens"))
         out.append("<h3>Turn tree</h3><pre>")
         for line in part.tree:
             marks = (f' <span class="mark">[{_t(", ".join(line.marks))}]</span>'
                      if line.marks else "")
             call = f" {_t(line.call_id)}" if line.call_id else ""
-            out.append(f"{'    ' * line.depth}{line.seq}.{line.sub} {_t(line.kind)}{call}  "
-                       f"{_t(line.text)}{marks}")
+            out_of_view = "" if line.in_view else '<span class="out">(out)</span> '
+            out.append(f"{out_of_view}{'    ' * line.depth}{line.seq}.{line.sub} "
+                       f"{_t(line.kind)}{call}  {_t(line.text)}{marks}")
         if part.events > TREE_LIMIT:
             out.append(f"… and {part.events - TREE_LIMIT:,} more events")
         out.append("</pre>")
     out.append("</body></html>")
     fh.write("\n".join(out) + "\n")
+
+
+def _verdicts(verdicts) -> list[str]:
+    out = ["<table><tr><th>provider</th><th>verdict</th></tr>"]
+    for provider, vs in verdicts.items():
+        verdict = ('<span class="ok">accepted</span>' if not vs else
+                   '<span class="bad">rejected</span>: ' +
+                   "<br>".join(f"{_t(v.rule)}: {_t(v.text)}" for v in vs))
+        out.append(f"<tr><td>{_t(LABELS[provider])}</td><td>{verdict}</td></tr>")
+    out.append("</table>")
+    return out

@@ -40,20 +40,33 @@ def write(fh: TextIO, report: Report) -> None:
         out.append("")
     for part in report.sessions:
         out += [f"## Session {_t(part.session_id)}", "", f"{part.events:,} events.", "",
-                "### Provider check", "", "| provider | verdict |", "|---|---|"]
-        for provider, vs in part.verdicts.items():
-            verdict = "accepted" if not vs else "rejected: " + "; ".join(
-                f"{_t(v.rule)}: {_t(v.text)}" for v in vs)
-            out.append(f"| {_t(LABELS[provider])} | {verdict} |")
+                "### Provider check (the whole log)", ""]
+        out += _verdicts(part.verdicts)
+        if part.view:
+            v = part.view
+            out += ["", f"### View: {_t(v.strategy)} at {v.budget:,} tokens", "",
+                    (f"{v.kept:,} of {part.events:,} events kept, cost {v.cost:,} tokens, "
+                     f"{v.placeholders:,} placeholder results."), ""]
+            out += _verdicts(v.verdicts)
         peak = part.costs[-1] if part.costs else 0
         out += ["", f"Cost of the whole session: {peak:,} estimated tokens.", "",
                 "### Turn tree", ""]
         for line in part.tree:
             marks = f"  [{', '.join(line.marks)}]" if line.marks else ""
             call = f" {visible(line.call_id)}" if line.call_id else ""
-            out.append("    " + "    " * line.depth + f"{line.seq}.{line.sub} {line.kind}{call}  "
-                       f"{visible(line.text)}{marks}")
+            out_of_view = "" if line.in_view else "(out) "
+            out.append("    " + out_of_view + "    " * line.depth
+                       + f"{line.seq}.{line.sub} {line.kind}{call}  {visible(line.text)}{marks}")
         if part.events > TREE_LIMIT:
             out.append(f"    … and {part.events - TREE_LIMIT:,} more events")
         out.append("")
     fh.write("\n".join(out) + "\n")
+
+
+def _verdicts(verdicts) -> list[str]:
+    out = ["| provider | verdict |", "|---|---|"]
+    for provider, vs in verdicts.items():
+        verdict = "accepted" if not vs else "rejected: " + "; ".join(
+            f"{_t(v.rule)}: {_t(v.text)}" for v in vs)
+        out.append(f"| {_t(LABELS[provider])} | {verdict} |")
+    return out
