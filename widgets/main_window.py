@@ -36,6 +36,8 @@ from widgets.import_report_dialog import show_import_report
 from widgets.lab_panel import LabPanel
 from widgets.limits_dialog import LimitsDialog
 from widgets.rejected_dialog import RejectedDialog
+from widgets.repair_dialog import RepairJob
+from widgets.report_dialog import ReportJob
 from widgets.request_panel import RequestPanel
 from widgets.sessions_pane import SessionsPane
 from widgets.sweep_panel import SweepPanel
@@ -155,6 +157,8 @@ class MainWindow(QMainWindow):
         menus.recent.open_requested.connect(self.import_paths)
         menus.recent.database_requested.connect(self.database_requested)
         self.exporter = ExportJob(self, menus.export_action)   # File → Export…
+        self.repairer = RepairJob(self, menus.repair_action)   # File → Repair session…
+        self.reporter = ReportJob(self, menus.report_action)   # File → Report…
         menus.rejected_action.triggered.connect(self.show_rejected)
         menus.import_report_action.triggered.connect(self.show_last_report)
         menus.limits_action.triggered.connect(

@@ -90,6 +90,14 @@ class WindowMenus(QObject):
         self.export_action = self._action(
             "&Export…", parent, "Write the current session or all as ATIF, OTel JSON or JSON Lines")
         file_menu.addAction(self.export_action)
+        self.repair_action = self._action(
+            "Re&pair session…", parent, "Write a corrected copy of the current session in its "
+            "own format, after showing the events that go and are added (the source is kept)")
+        file_menu.addAction(self.repair_action)
+        self.report_action = self._action(
+            "Re&port…", parent, "Write what was found (audit table, findings, the current "
+            "session's provider check and turn tree) as one HTML or Markdown file")
+        file_menu.addAction(self.report_action)
         file_menu.addAction(self.rejected_action)
         file_menu.addAction(self.import_report_action)
         file_menu.addAction(self.limits_action)

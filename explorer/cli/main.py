@@ -13,8 +13,8 @@ from explorer.cli import messages
 from explorer.formats import limits
 from explorer.model import TOKENIZERS, Order
 
-SUBCOMMANDS = ("audit", "export", "generate", "lab", "replay", "screenshot", "sweep",
-               "validate", "view")
+SUBCOMMANDS = ("audit", "export", "generate", "lab", "repair", "replay", "report",
+               "screenshot", "sweep", "validate", "view")
 _DISPLAY_HELP = (
     "turnscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
     "  Run it under a virtual display:  xvfb-run -a {program} [PATH...]\n"
@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "no PATH is given).")
     _version_arg(parser)
     sub = parser.add_subparsers(
-        dest="command", metavar="{audit,sweep,view,validate,replay,lab,export,generate}")
+        dest="command", metavar="{audit,sweep,view,validate,replay,lab,export,repair,report,generate}")
     audit = sub.add_parser("audit", help="print the structural audits of AUDITS.md")
     audit.add_argument("paths", nargs="*", metavar="PATH", help="log files; --demo for the demo data")
     _order_arg(audit)
@@ -111,6 +111,18 @@ def build_parser() -> argparse.ArgumentParser:
     export_arguments(export)
     _limit_args(export)
     _verbose_arg(export)
+    repair = sub.add_parser("repair", help="write a repaired copy of one session, in the "
+                            "source's own format")
+    from explorer.cli.repair import add_arguments as repair_arguments
+    repair_arguments(repair)
+    _limit_args(repair)
+    _verbose_arg(repair)
+    report = sub.add_parser("report", help="write what was found as one HTML or Markdown file")
+    from explorer.cli.report import add_arguments as report_arguments
+    report_arguments(report)
+    _order_arg(report)
+    _limit_args(report)
+    _verbose_arg(report)
     validate = sub.add_parser("validate", help="would each provider accept the sessions or a "
                               "strategy's views of them (PROVIDERS.md)")
     validate.add_argument("paths", nargs="*", metavar="PATH",
@@ -220,7 +232,8 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         args.paths = _restore_demo(getattr(args, "paths", []))
         log_setup.configure(verbose=args.verbose)
         _configure_limits(args)
-        if args.command in ("audit", "sweep", "validate", "view", "export", "replay"):
+        if args.command in ("audit", "sweep", "validate", "view", "export", "replay", "repair",
+                            "report"):
             return _run_on_database(args)
         if args.command == "generate":
             return _run_generate(args)
@@ -246,7 +259,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     """The subcommand's arguments; export's ``PATH... --to F OUT`` puts its paths before and
     after the options (argparse takes one run of positionals)."""
     parser = build_parser()
-    if argv[0] != "export":
+    if argv[0] not in ("export", "report"):
         return parser.parse_args(_hide_demo(argv))
     args, rest = parser.parse_known_args(_hide_demo(argv))
     if any(r.startswith("-") for r in rest):
@@ -271,6 +284,12 @@ def _run_on_database(args: argparse.Namespace) -> int:
         if args.command == "validate":
             from explorer.cli.validate import run_validate
             return run_validate(args)
+        if args.command == "repair":
+            from explorer.cli.repair import run_repair
+            return run_repair(args)
+        if args.command == "report":
+            from explorer.cli.report import run_report
+            return run_report(args)
         from explorer.cli import compaction as compaction_command
         if args.command == "replay":
             from explorer.cli.replay import run_replay

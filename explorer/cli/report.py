@@ -1,0 +1,53 @@
+"""``turnscope report PATH... [--session ID] --format html|md OUT``: one self-contained file
+with what Turnscope found (explorer.report)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from explorer.cli import messages
+from explorer.ingest.imports import import_paths, open_database
+from explorer.model import Order
+from explorer.report import FORMATS, write_report
+from explorer.store.db import StoreError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The report subcommand's own arguments."""
+    p.add_argument("paths", nargs="+", metavar="PATH... OUT",
+                   help="log files (--demo for the demo data), then the file to write")
+    p.add_argument("--format", required=True, choices=tuple(FORMATS), help="html or md")
+    p.add_argument("--session", metavar="ID", help="this session only (default: all)")
+    p.add_argument("--db", metavar="PATH", help="DuckDB file to import into and read")
+    p.add_argument("--strategy", default="M1", help="the strategy whose view each session "
+                   "shows (M1)")
+    p.add_argument("--budget", type=int, default=4000, help="its budget in tokens (4000)")
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Run the report subcommand; returns the exit status."""
+    args.paths, out = args.paths[:-1], Path(args.paths[-1])
+    if not args.paths and not args.db:
+        messages.error("report", "give at least one PATH (or --demo), or --db PATH")
+        return 2
+    try:
+        store, _ = open_database(args.db)
+    except StoreError as exc:
+        messages.error("report", exc)
+        return 2
+    imported = import_paths(store, args.paths)
+    for exc in imported.errors:
+        messages.error("report", exc)
+    if imported.errors and not imported.files and not args.db:
+        return 2
+    try:
+        report = write_report(store, [str(p) for p in args.paths] or [str(args.db)],
+                              args.session, args.format, out, Order(args.order),
+                              args.strategy, args.budget)
+    except (OSError, ValueError) as exc:
+        messages.error("report", exc)
+        return 2
+    messages.say(f"wrote {out} ({args.format}): {len(report.sessions):,} sessions, "
+                 f"{sum(len(f) for f in report.findings.values()):,} findings")
+    return 2 if imported.errors else 0
