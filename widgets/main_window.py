@@ -24,6 +24,7 @@ from widgets.dialogs import about_box, file_errors_box
 from widgets.export_dialog import ExportJob
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
+from widgets.follow_job import FollowJob
 from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
 from widgets.lab_panel import LabPanel
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
         self.importer.failed.connect(self._on_importer_failed)
         self.importer.ended.connect(self.import_ended)
         self.sessions.audit_progressed.connect(self.job_status.set_step)
+        self.follow_job = FollowJob(store, self.jobs, self, self.statusBar(), self.follow_action)
 
     # -- building -------------------------------------------------------------------------
     def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:
@@ -134,6 +136,7 @@ class MainWindow(QMainWindow):
         self.open_folder_action = menus.open_folder_action
         menus.open_action.triggered.connect(self.open_files)
         menus.open_folder_action.triggered.connect(self.open_folder)
+        self.follow_action = menus.follow_action   # File → Follow… (widgets.follow_job)
         menus.recent.open_requested.connect(self.import_paths)
         menus.recent.database_requested.connect(self.database_requested)
         self.exporter = ExportJob(self, menus.export_action)   # File → Export…
@@ -209,6 +212,12 @@ class MainWindow(QMainWindow):
         if folder:
             self.import_paths([folder])
 
+    def follow(self, path: str) -> None:
+        """Follow a growing log (a file or a folder): File → Follow…, ``--follow PATH``."""
+        if self.follow_job.following():
+            self.follow_job.stop()
+        self.follow_job.start(path)
+
     @Slot()
     def show_rejected(self) -> RejectedDialog:
         """The rejected input lines in a dialog the user can copy from."""
@@ -250,6 +259,7 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         self._closed = True
+        self.follow_job.stop()
         self.sweep.cancel()  # interrupts its DuckDB query, which cancel_all alone does not
         self.findings.shutdown()
         self.jobs.cancel_all()
