@@ -20,6 +20,7 @@ from explorer.ingest.rejected import rejected_count, rejected_lines
 from explorer.model import Order
 from explorer.store.db import Store
 from explorer.text_escape import elided
+from widgets.database_dialog import DatabaseDialog
 from widgets.dialogs import about_box, file_errors_box
 from widgets.export_dialog import ExportJob
 from widgets.file_drop import dropped_paths
@@ -137,6 +138,8 @@ class MainWindow(QMainWindow):
         menus.open_action.triggered.connect(self.open_files)
         menus.open_folder_action.triggered.connect(self.open_folder)
         self.follow_action = menus.follow_action   # File → Follow… (widgets.follow_job)
+        self.database_action = menus.database_action
+        menus.database_action.triggered.connect(self.open_database_connection)
         menus.recent.open_requested.connect(self.import_paths)
         menus.recent.database_requested.connect(self.database_requested)
         self.exporter = ExportJob(self, menus.export_action)   # File → Export…
@@ -211,6 +214,15 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Open a folder of session logs")
         if folder:
             self.import_paths([folder])
+
+    @Slot()
+    def open_database_connection(self) -> DatabaseDialog:
+        """File → Open Database Connection…: import a PostgreSQL database's sessions."""
+        dialog = DatabaseDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.connection_chosen.connect(self.import_paths)
+        dialog.open()
+        return dialog
 
     def follow(self, path: str) -> None:
         """Follow a growing log (a file or a folder): File → Follow…, ``--follow PATH``."""
