@@ -17,7 +17,7 @@ import pytest
 from explorer.audits import counts as audits
 from explorer.cli.audit import counts_document
 from explorer.formats import LogFileError
-from explorer.ingest import postgres_source
+from explorer.ingest import postgres_source, staging
 from explorer.ingest.imports import import_database, import_paths
 from explorer.ingest.postgres_url import without_password
 from explorer.jobs import Cancelled
@@ -164,11 +164,16 @@ def test_database_gives_the_figures_of_its_dump(server, password, tmp_path):
     assert stored == [("user-g3",)]
 
 
-def test_read_in_blocks_with_progress_and_cancel(server, password):
+def test_read_in_blocks_with_progress_and_cancel(server, password, monkeypatch):
     seen = []
     recs = postgres_source.records(server.url(), lambda d, t: seen.append((d, t)), block=100)
     assert sum(1 for _ in recs) == len(all_rows())
     assert len(seen) == -(-len(all_rows()) // 100) and seen[-1] == (len(all_rows()),) * 2
+    monkeypatch.setattr(staging, "BLOCK", 100)   # staged in several chunks, as big tables are
+    monkeypatch.setattr(postgres_source, "BLOCK", 150)
+    store, seen = Store(None), []
+    import_database(store, server.url(), lambda d, t: seen.append(d * 1000 // t))
+    assert seen == sorted(seen) and seen[-1] == 1000   # one bar, never going back
     store = Store(None)
     with pytest.raises(Cancelled):
         import_database(store, server.url(), should_stop=lambda: True)

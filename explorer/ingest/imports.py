@@ -89,7 +89,13 @@ def import_database(store: Db, url: str, progress: ProgressHook | None = None,
     transaction, as if they were one file named by the URL without its password (an
     earlier import of the same URL is replaced). Its digest is the SHA-256 of the rows read."""
     key = without_password(url)
-    steps = Steps(key, progress, should_stop)   # type: ignore[arg-type]  (a URL, not a path)
+    reading = True   # while the rows are read, progress counts them (read_progress)
+
+    def step_progress(done: int, total: int) -> None:
+        if progress and not reading:
+            progress(done, total)
+
+    steps = Steps(key, step_progress, should_stop)   # type: ignore[arg-type]  (a URL)
     digest = hashlib.sha256()
     rows = 0
 
@@ -103,13 +109,14 @@ def import_database(store: Db, url: str, progress: ProgressHook | None = None,
 
         @staticmethod
         def records(_key):
-            nonlocal rows
+            nonlocal rows, reading
             for record in postgres_source.records(url, read_progress, should_stop,
                                                   ask_password):
                 rows += 1
                 digest.update(repr((record.line, record.error, record.text,
                                     record.events)).encode("utf-8", "surrogatepass"))
                 yield record
+            reading = False
 
     steps.at = HASHED
     earlier = store.frame("file_by_path", path=key).to_dicts()

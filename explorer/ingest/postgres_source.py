@@ -61,10 +61,13 @@ def connect(url: str, ask_password: PasswordPrompt | None = None):
 
 def records(url: str, progress: ProgressHook | None = None,
             should_stop: StopHook | None = None,
-            ask_password: PasswordPrompt | None = None, block: int = BLOCK) -> Iterator[Record]:
-    """One record per ``AI_SESSION_EVENT`` row, in ``seq`` order (record numbers from 1)."""
+            ask_password: PasswordPrompt | None = None, block: int | None = None
+            ) -> Iterator[Record]:
+    """One record per ``AI_SESSION_EVENT`` row, in ``seq`` order (record numbers from 1),
+    fetched ``block`` rows at a time (default :data:`BLOCK`)."""
     import psycopg
 
+    block = block or BLOCK
     shown = without_password(url)
     con = connect(url, ask_password)
     try:
