@@ -15,9 +15,9 @@ from explorer.store import durability
 from explorer.store.db import Store, StoreError
 from explorer.text_escape import visible
 from widgets.gui_gc import collect_on_gui_thread
+from widgets.limits_dialog import apply_saved
 from widgets.main_window import MainWindow
 from widgets.qt_environment import install_message_filter, use_utf8_locale
-from widgets.limits_dialog import apply_saved
 from widgets.saved_state import SavedState, app_settings, fit_to_screen
 
 APP_NAME = "Turnscope"
@@ -40,12 +40,13 @@ def application() -> QApplication:
 
 
 def make_window(paths: list[str], db: str | None = None, order: Order | None = Order.SEQ,
-                settings: QSettings | None = None) -> MainWindow:
+                settings: QSettings | None = None, follow: str | None = None) -> MainWindow:
     """A window on the database ``db`` (in memory when None), importing ``paths`` in the
     background; not shown. Raises :class:`StoreError` when ``db`` cannot be used.
 
     With ``settings``, the window shows what they saved (the saved order when ``order`` is
-    None), saves itself there on close and offers ``db`` in File → Open Recent."""
+    None), saves itself there on close and offers ``db`` in File → Open Recent. ``follow``:
+    a growing log the window follows (File → Follow…)."""
     application()
     store = Store(db)
     window = MainWindow(store, Order(order or Order.SEQ), settings=settings)
@@ -66,6 +67,8 @@ def make_window(paths: list[str], db: str | None = None, order: Order | None = O
         window.import_paths(sources)
     else:
         window.refresh_audit()
+    if follow:
+        window.follow(follow)
     if unfinished:
         window.unfinished_box = _unfinished_box(window, unfinished)
     return window
@@ -132,13 +135,14 @@ def _database_error_box(exc: StoreError, parent: MainWindow | None = None) -> QM
     return box
 
 
-def run(paths: list[str], db: str | None = None, order: Order | None = None) -> int:
+def run(paths: list[str], db: str | None = None, order: Order | None = None,
+        follow: str | None = None) -> int:
     """Open the window (fitted to the screen, as the user left it) and run the event loop;
     the exit status (2: unusable database). ``order`` None: the saved order, else seq."""
     app = application()
     settings = app_settings()
     try:
-        window = make_window(paths, db, order, settings)
+        window = make_window(paths, db, order, settings, follow)
     except StoreError as exc:
         _database_error_box(exc).exec()
         return 2

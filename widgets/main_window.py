@@ -26,11 +26,13 @@ from explorer.store.db import Store
 from explorer.store.save_as import save_as
 from explorer.text_escape import elided, visible
 from widgets.corpus_search import CorpusSearch
+from widgets.database_dialog import DatabaseDialog
 from widgets.dialogs import about_box, file_errors_box
 from widgets.export_dialog import ExportJob
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
 from widgets.help_dialogs import MarksDialog, ShortcutsDialog
+from widgets.follow_job import FollowJob
 from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
 from widgets.lab_panel import LabPanel
@@ -124,6 +126,7 @@ class MainWindow(QMainWindow):
         self.session_panel.across = self._finding_in_next_session
         self.workspace.session_shown.connect(self._on_workspace_session_shown)
         self._build_keyboard()
+        self.follow_job = FollowJob(store, self.jobs, self, self.statusBar(), self.follow_action)
 
     # -- building -------------------------------------------------------------------------
     def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:
@@ -154,6 +157,9 @@ class MainWindow(QMainWindow):
         menus.open_database_action.triggered.connect(self.open_database)
         menus.save_database_action.triggered.connect(self.save_database_as)
         self.save_database_action = menus.save_database_action
+        self.follow_action = menus.follow_action   # File → Follow… (widgets.follow_job)
+        self.database_action = menus.database_action
+        menus.database_action.triggered.connect(self.open_database_connection)
         menus.recent.open_requested.connect(self.import_paths)
         menus.recent.database_requested.connect(self.database_requested)
         self.exporter = ExportJob(self, menus.export_action)   # File → Export…
@@ -331,6 +337,21 @@ class MainWindow(QMainWindow):
                                      "(File → Open Recent opens it)")
 
     @Slot()
+    def open_database_connection(self) -> DatabaseDialog:
+        """File → Open Database Connection…: import a PostgreSQL database's sessions."""
+        dialog = DatabaseDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.connection_chosen.connect(self.import_paths)
+        dialog.open()
+        return dialog
+
+    def follow(self, path: str) -> None:
+        """Follow a growing log (a file or a folder): File → Follow…, ``--follow PATH``."""
+        if self.follow_job.following():
+            self.follow_job.stop()
+        self.follow_job.start(path)
+
+    @Slot()
     def show_rejected(self) -> RejectedDialog:
         """The rejected input lines in a dialog the user can copy from."""
         dialog = RejectedDialog(rejected_lines(self.store), rejected_count(self.store), self)
@@ -397,6 +418,7 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         self._closed = True
+        self.follow_job.stop()
         self.sweep.cancel()  # interrupts its DuckDB query, which cancel_all alone does not
         self.corpus_search.shutdown()
         self.findings.shutdown()

@@ -3,12 +3,14 @@ in QSettings."""
 
 from __future__ import annotations
 
+import urllib.parse
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
+from explorer.ingest.postgres_url import is_database_url, without_password
 from explorer.text_escape import visible
 from widgets.plain_text import menu_entry, tooltip
 from widgets.saved_state import app_settings
@@ -52,8 +54,10 @@ class RecentFiles(QObject):
         self._rebuild()
 
     def add(self, paths: list[str]) -> None:
-        """Put ``paths`` at the top (the first of them first)."""
-        fresh = [str(Path(p).resolve()) for p in paths]
+        """Put ``paths`` at the top (the first of them first); a database URL is kept
+        without its password."""
+        fresh = [without_password(p) if is_database_url(p) else str(Path(p).resolve())
+                 for p in paths]
         kept = [p for p in self.paths() if p not in fresh]
         self.settings.setValue(KEY, (fresh + kept)[:MAX_RECENT])
         self._rebuild()
@@ -72,7 +76,8 @@ class RecentFiles(QObject):
             action.triggered.connect(lambda _=False: self.database_requested.emit(database))
             self.menu.addSeparator()
         for n, path in enumerate(paths, 1):
-            action = self._entry(f"&{n % 10}  {menu_entry(visible(Path(path).name))}", path)
+            name = _database_name(path) if is_database_url(path) else Path(path).name
+            action = self._entry(f"&{n % 10}  {menu_entry(visible(name))}", path)
             action.triggered.connect(lambda _=False, p=path: self.open_requested.emit([p]))
         if paths:
             self.menu.addSeparator()
@@ -87,6 +92,13 @@ class RecentFiles(QObject):
         action = QAction(text, self.menu)
         action.setToolTip(tooltip(visible(path)))
         action.setStatusTip(visible(path))  # the status bar shows plain text
-        action.setEnabled(Path(path).exists())
+        action.setEnabled(is_database_url(path) or Path(path).exists())
         self.menu.addAction(action)
         return action
+
+
+def _database_name(url: str) -> str:
+    """A PostgreSQL URL as a menu shows it: ``database @ host``."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or dict(urllib.parse.parse_qsl(parts.query)).get("host", "local")
+    return f"{parts.path.lstrip('/') or 'postgres'} @ {host} (PostgreSQL)"

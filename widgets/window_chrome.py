@@ -72,6 +72,15 @@ class WindowMenus(QObject):
             "included (a ~/.claude/projects or Codex sessions tree); the files that are not "
             "logs are listed in the import report")
         file_menu.addAction(self.open_folder_action)
+        self.database_action = self._action(
+            "Open &Database Connection…", parent, "Read Spring AI sessions live from "
+            "PostgreSQL (read-only; the password is never stored)")
+        file_menu.addAction(self.database_action)
+        self.follow_action = self._action(
+            "Fo&llow…", parent, "Follow a growing log (a file): its new records are imported "
+            "as they are written, the list and the open session updated in place")
+        self.follow_action.setCheckable(True)
+        file_menu.addAction(self.follow_action)
         self.recent = RecentFiles(file_menu.addMenu("Open &Recent"), settings, parent)
         self.open_database_action = self._action(
             "Open &Database…", parent, "Open a Turnscope database in a new window")

@@ -38,7 +38,7 @@ def run_audit(args: argparse.Namespace) -> int:
         messages.error("audit", exc)
         return 2
     errors: list[LogFileError] = list(rebuilt.errors) if rebuilt else []
-    report = import_paths(store, args.paths)
+    report = import_paths(store, args.paths, ask_password=_ask_password)
     errors.extend(report.errors)
     # A file an earlier, killed import was reading (and not given again now) is missing.
     errors.extend(LogFileError(p, "did not finish importing (the process stopped); import it "
@@ -81,6 +81,15 @@ def run_audit(args: argparse.Namespace) -> int:
     if errors or (rejected and args.strict):
         return 2
     return 1 if passed else 0
+
+
+def _ask_password(shown_url: str) -> str | None:
+    """The database's password typed at the terminal (never echoed, never kept); None when
+    there is no terminal to ask at."""
+    if not sys.stdin.isatty():
+        return None
+    import getpass
+    return getpass.getpass(f"password for {visible(shown_url)}: ")
 
 
 def fail_on(text: str | None) -> list[tuple[str, int]]:

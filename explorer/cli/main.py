@@ -6,7 +6,7 @@ import argparse
 import os
 import shutil
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from explorer import log_setup
 from explorer.cli import messages
@@ -197,6 +197,8 @@ def _gui_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="turnscope", description="Open the Turnscope window.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="log files (default: the demo data)")
     p.add_argument("--db", metavar="PATH", help="DuckDB file to open or import into")
+    p.add_argument("--follow", metavar="PATH", help="follow a growing log (a file or a folder):"
+                   " its new records are imported as they are written")
     _order_arg(p, None, "seq (default: the order used last)")
     _limit_args(p)
     _verbose_arg(p)
@@ -252,7 +254,7 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     args = _gui_parser().parse_args(_hide_demo(argv))
     log_setup.configure(verbose=args.verbose)
     _configure_limits(args)
-    return _run_gui(_restore_demo(args.paths), args.db, args.order)
+    return _run_gui(_restore_demo(args.paths), args.db, args.order, args.follow)
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -344,18 +346,19 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _run_gui(paths: list[str], db: str | None, order: str | None) -> int:
+def _run_gui(paths: list[str], db: str | None, order: str | None,
+             follow: str | None = None) -> int:
     if not has_display():
         print(_DISPLAY_HELP.format(program=program()), file=sys.stderr)
         return 3
-    if not paths and not db:
+    if not paths and not db and not follow:
         from explorer.cli.demo import demo_paths
         paths = [str(p) for p in demo_paths()]
     try:
         from widgets.app import run
     except ImportError as exc:
         return _no_window(exc)
-    return run(paths, db=db, order=Order(order) if order else None)
+    return run(paths, db=db, order=Order(order) if order else None, follow=follow)
 
 
 def program() -> str:

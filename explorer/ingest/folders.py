@@ -26,7 +26,7 @@ def expand(paths: Iterable[Path]) -> tuple[list[Path], list[LogFileError]]:
         if not _is_folder(path) or _taken_whole(path):
             out.append(path)
             continue
-        for found in _walk(path):
+        for found in walk(path):
             try:
                 formats.detect(found)
             except LogFileError as exc:
@@ -52,7 +52,7 @@ def _taken_whole(folder: Path) -> bool:
     return True
 
 
-def _walk(folder: Path) -> list[Path]:
+def walk(folder: Path) -> list[Path]:
     """Every file under ``folder`` (symbolic links to folders not followed: no loop), a
     folder a reader takes whole as one path; sorted by path."""
     found: list[Path] = []

@@ -6,6 +6,7 @@ hooks, so the CLI, the tests and the desktop app's worker all call the same code
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -19,10 +20,11 @@ from explorer import formats
 from explorer.formats import LogFileError
 from explorer.formats.json_values import lone_surrogate_error
 from explorer.formats.reader import Reader
-from explorer.ingest import coerce, folders, staging
+from explorer.ingest import coerce, folders, postgres_source, staging
+from explorer.ingest.postgres_url import is_database_url, without_password
 from explorer.ingest.report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
 from explorer.ingest.scan import Chunk, scanned
-from explorer.ingest.steps import DEDUPLICATED, DETAILED, INSERTED, REJECTED, STAGED, Steps
+from explorer.ingest.steps import DEDUPLICATED, DETAILED, HASHED, INSERTED, REJECTED, STAGED, Steps
 from explorer.jobs import Cancelled, ProgressHook, StopHook
 from explorer.store import durability
 from explorer.store.db import Db, Store, bounded_memory, bump_data_version
@@ -41,13 +43,18 @@ def import_paths(
     paths: Iterable[str | os.PathLike],
     progress: ProgressHook | None = None,
     should_stop: StopHook | None = None,
+    ask_password: postgres_source.PasswordPrompt | None = None,
 ) -> ImportReport:
     """Import each file in the order given; files that cannot be read are reported.
+    A ``postgresql://`` URL is a database read after the files (:func:`import_database`;
+    ``ask_password`` is asked when the server wants a password none of libpq's gave).
 
     ``store`` is the owning Store or, on a worker thread, one of its cursors.
     """
     report = ImportReport()
-    paths, report.not_logs = folders.expand(Path(p) for p in paths)
+    paths = list(paths)
+    urls = [p for p in paths if is_database_url(p)]
+    paths, report.not_logs = folders.expand(Path(p) for p in paths if not is_database_url(p))
     for index, path in enumerate(paths):
         def file_progress(done: int, total: int, index=index) -> None:
             if progress:
@@ -64,9 +71,64 @@ def import_paths(
             # a path that names no file (a typo) is said now and not kept.
             if os.path.lexists(exc.path):
                 durability.record_failure(store, exc.path, exc.reason)
+    for url in urls:   # databases after the files (explorer.ingest.postgres_source)
+        try:
+            report.files.append(import_database(store, url, progress, should_stop,
+                                                ask_password))
+        except LogFileError as exc:
+            report.errors.append(exc)
     if progress:
         progress(1000 * len(paths), 1000 * len(paths))
     return report
+
+
+def import_database(store: Db, url: str, progress: ProgressHook | None = None,
+                    should_stop: StopHook | None = None,
+                    ask_password: postgres_source.PasswordPrompt | None = None) -> FileReport:
+    """Import the Spring AI session tables of a PostgreSQL database, read-only, in one
+    transaction, as if they were one file named by the URL without its password (an
+    earlier import of the same URL is replaced). Its digest is the SHA-256 of the rows read."""
+    key = without_password(url)
+    reading = True   # while the rows are read, progress counts them (read_progress)
+
+    def step_progress(done: int, total: int) -> None:
+        if progress and not reading:
+            progress(done, total)
+
+    steps = Steps(key, step_progress, should_stop)   # type: ignore[arg-type]  (a URL)
+    digest = hashlib.sha256()
+    rows = 0
+
+    def read_progress(done: int, total: int) -> None:   # the rows read, of count(*)
+        if progress:
+            progress(HASHED + (STAGED - HASHED) * done // max(total, 1), 1000)
+
+    class Source:   # a reader of the one "file" the database is (explorer.formats.reader)
+        NAME = postgres_source.NAME
+        KIND = "records"
+
+        @staticmethod
+        def records(_key):
+            nonlocal rows, reading
+            for record in postgres_source.records(url, read_progress, should_stop,
+                                                  ask_password):
+                rows += 1
+                digest.update(repr((record.line, record.error, record.text,
+                                    record.events)).encode("utf-8", "surrogatepass"))
+                yield record
+            reading = False
+
+    steps.at = HASHED
+    earlier = store.frame("file_by_path", path=key).to_dicts()
+    try:
+        store.run("create_record_rows")
+        with bounded_memory(store):
+            staged = _typed_rows(store, key, Source, steps)   # type: ignore[arg-type]
+            return _commit(store, key, Source, (digest.hexdigest(), rows),  # type: ignore
+                           steps, earlier, staged)
+    finally:
+        for temp in ("parsed", "cand", "dups", "record_rows"):
+            store.con.execute(f"DROP TABLE IF EXISTS {temp}").fetchall()
 
 
 def _import_bounded(store: Db, path: Path, progress, should_stop) -> FileReport:
