@@ -31,8 +31,8 @@ from widgets.dialogs import about_box, file_errors_box
 from widgets.export_dialog import ExportJob
 from widgets.file_drop import dropped_paths
 from widgets.findings_panel import FindingsPanel
-from widgets.help_dialogs import MarksDialog, ShortcutsDialog
 from widgets.follow_job import FollowJob
+from widgets.help_dialogs import MarksDialog, ShortcutsDialog
 from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
 from widgets.lab_panel import LabPanel
