@@ -253,44 +253,19 @@ def test_bad_rows_are_rejected_with_their_reason(store, tmp_path):
     good = dict(seq=1, id="a", session_id="s", timestamp="2026-03-01 10:00:00",
                 message_type="USER", message_content="hi", synthetic=False, archived=False)
     rows = [good,
-            {**good, "seq": 2, "id": "b", "message_type": "COMPACT ION"},
+            {**good, "seq": 2, "id": "b", "message_type": "COMPACTION"},
             {**good, "seq": 3, "id": "c", "archived": "maybe"},
             {**good, "seq": 4, "id": "d", "message_type": "TOOL", "message_data": "[{"},
             {**good, "seq": 5, "id": "e", "message_type": "ASSISTANT", "message_data": '{"id":1}'},
             {**good, "seq": 6, "id": None}]
     report = import_paths(store, [write_jsonl(tmp_path / "bad.jsonl", rows)])
-    assert report.files[0].rejected == 4
+    assert report.files[0].rejected == 5
     reasons = [r[0] for r in store.con.execute("SELECT reason FROM rejected ORDER BY line").fetchall()]
-    assert reasons[0].startswith("archived is not a boolean")
-    assert reasons[1].startswith("message_data is not valid JSON")
-    assert reasons[2].startswith("message_data is not an array")
-    assert reasons[3] == "missing id"
-    # a type the reader does not know is drift, kept: its word not fit for a name is "other"
-    assert report.files[0].unknown_types == {"other": 1}
-
-
-def test_a_row_of_an_unknown_type_is_kept_as_an_other_event(store, tmp_path):
-    """Format drift (Spring AI 2.1's typed MESSAGE / COMPACTION events, whose columns are not
-    published): the row is an OTHER event noted `unknown type: X` holding the row, imported,
-    and named in the import report; the known rows around it read as before."""
-    rows = sample_rows()
-    drift = [{**rows[1], "seq": 90, "id": "x1", "message_type": "COMPACTION"},
-             {**rows[1], "seq": 91, "id": "x2", "message_type": "COMPACTION"},
-             {**rows[1], "seq": 92, "id": "x3", "message_type": "MESSAGE"}]
-    report = import_paths(store, [write_jsonl(tmp_path / "drift.jsonl", rows + drift)])
-    (file,) = report.files
-    assert file.rejected == 0 and file.imported == len(rows) + 3
-    assert file.records == file.imported + file.skipped + file.rejected + file.duplicates
-    assert file.unknown_types == {"COMPACTION": 2, "MESSAGE": 1}
-    got = store.con.execute(
-        "SELECT e.event_id, CAST(e.kind AS VARCHAR), d.note, CAST(d.raw AS VARCHAR) "
-        "FROM events e JOIN event_details d USING (eid) "
-        "WHERE d.note LIKE 'unknown type: %' ORDER BY e.seq").fetchall()
-    assert [(g[0], g[1], g[2]) for g in got] == [
-        ("x1", "OTHER", "unknown type: COMPACTION"), ("x2", "OTHER", "unknown type: COMPACTION"),
-        ("x3", "OTHER", "unknown type: MESSAGE")]
-    assert json.loads(got[0][3])["message_content"] == rows[1]["message_content"]
-    assert stored_kinds(store) - Counter({"OTHER": 3}) == expected(rows)["kinds"]
+    assert reasons[0].startswith("unknown message_type 'COMPACTION'")
+    assert reasons[1].startswith("archived is not a boolean")
+    assert reasons[2].startswith("message_data is not valid JSON")
+    assert reasons[3].startswith("message_data is not an array")
+    assert reasons[4] == "missing id"
 
 
 def test_the_same_event_in_two_exports_is_imported_once(store, tmp_path):

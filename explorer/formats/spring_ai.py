@@ -13,10 +13,8 @@ events: the index, plus one when the row's text came first as an ASSISTANT event
 ``recorded`` view (STRATEGIES.md) is the rows still in the active view. ``user_id`` comes
 from ``AI_SESSION`` dumps in the same folder (:mod:`explorer.formats.spring_ai_owners`).
 
-A row of a ``message_type`` this reader does not know (format drift: Spring AI 2.1's
-redesigned, append-only store writes typed ``MESSAGE`` / ``COMPACTION`` events whose columns
-are not published) is an OTHER event with note ``unknown type: X`` holding the row,
-imported and named in the import report.
+Spring AI 2.1's redesigned, append-only store (typed ``MESSAGE`` / ``COMPACTION`` events)
+is not read: its columns are not published, so such rows are rejected as unknown types.
 """
 
 from __future__ import annotations
@@ -27,7 +25,7 @@ from typing import Iterator
 from explorer.formats import spring_ai_owners
 from explorer.formats import spring_ai_rows as dump
 from explorer.formats.json_values import loads
-from explorer.formats.record import Record, reason_word
+from explorer.formats.record import Record
 from explorer.formats.typed import objects, scalar
 
 NAME = "spring-ai-session"
@@ -62,8 +60,10 @@ def row_events(row: dict, owners: dict[str, str] | None = None) -> list[dict]:
     ValueError says why a row cannot be read."""
     row_id = _required(row, "id")
     session = _required(row, "session_id")
-    written = str(_required(row, "message_type")).strip()
-    kind = written.upper()
+    kind = str(_required(row, "message_type")).strip().upper()
+    if kind not in _TYPES:
+        raise ValueError(f"unknown message_type {kind[:40]!r} (expected one of "
+                         f"{', '.join(_TYPES)}; Spring AI 2.1's typed events are not read)")
     synthetic = _flag(row, "synthetic")
     common = {
         "session_id": str(session),
@@ -77,9 +77,6 @@ def row_events(row: dict, owners: dict[str, str] | None = None) -> list[dict]:
     owner = (owners or {}).get(str(session))
     if owner is not None:
         common["user_id"] = owner
-    if kind not in _TYPES:   # format drift: kept, and said so
-        return [{**common, "kind": "OTHER", "sub": 0, "event_id": str(row_id), "raw": row,
-                 "note": f"unknown type: {reason_word(written)}"}]
     text = dump.text_of(row.get("message_content"))
     elements = _elements(row.get("message_data"), kind)
     out: list[dict] = []
