@@ -302,7 +302,8 @@ def test_a_long_curve_is_drawn_downsampled_to_the_pixels(qtbot):
     qtbot.addWidget(plot)
     plot.resize(600, 400)
     plot.show()
-    plot.set_session(SimpleNamespace(log=log, session_id="s", order=Order.SEQ))
+    plot.set_session(SimpleNamespace(log=log, session_id="s", order=Order.SEQ,
+                                     has_preamble=False))
     plot.grab()
     drawn_x, drawn_y = plot.curve.curve.xData, plot.curve.curve.yData
     width = plot.curve.getViewBox().width()
