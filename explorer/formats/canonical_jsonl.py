@@ -39,14 +39,15 @@ def matches(path: Path, head: bytes) -> bool:
     if not text.startswith(b"{"):
         return False
     pieces = text.split(b"\n")
+    cut = None
     if len(pieces) <= FIRST and not text.endswith(b"\n") and pieces[-1].strip():
-        # the head ends inside this record (a first line of megabytes: a huge id or text):
-        # its opening names session_id, the one required field a record's start holds
-        cut = pieces.pop()
-        if _canonical(cut) or (_FIELD["session_id"].search(cut) and _opens_canonically(cut)):
-            return True
-    seen = [line for line in pieces[:FIRST] if line.strip()]
-    return any(_canonical(line) for line in seen)
+        cut = pieces.pop()   # the head ends inside this record (a line of megabytes)
+    if any(_canonical(line) for line in pieces[:FIRST] if line.strip()):
+        return True
+    # a record cut by the head's end (a huge id or text first): its opening names
+    # session_id, the one required field a record's start holds, among canonical keys only
+    return cut is not None and (_canonical(cut) or (
+        _FIELD["session_id"].search(cut) is not None and _opens_canonically(cut)))
 
 
 def _opens_canonically(line: bytes) -> bool:
@@ -63,7 +64,8 @@ _FIELD = {name: re.compile(rb'"' + name.encode() + rb'"\s*:') for name in REQUIR
 def _canonical(line: bytes) -> bool:
     try:
         value = json.loads(line)
-    except ValueError:   # cut by the head's end, or damaged: judged by its text
+    except (ValueError, RecursionError):   # cut by the head's end, damaged or too deep:
+        # judged by its text
         return all(field.search(line) for field in _FIELD.values())
     return isinstance(value, dict) and all(name in value for name in REQUIRED)
 
