@@ -131,9 +131,10 @@ class ReplayStrip(QWidget):
         self.turn_view.addItem(self.turn_curve)
         self.turn_view.addItem(self.turn_line)
         item.vb.sigResized.connect(self._on_plot_resized)
-        legend = QLabel("▲ simulated  ◆ recorded compaction  × invalid request  "
-                        "○ rejected by the provider  - - threshold (turns: right axis)", self)
-        legend.setWordWrap(False)   # a wrapped label under-reports its height: the plot overflowed
+        # three short lines, not word wrap: a wrapped label under-reports its height (the
+        # plot overflowed the strip) and one long line widened the whole right pane
+        legend = QLabel("▲ simulated  ◆ recorded compaction\n× invalid request  ○ rejected by "
+                        "the provider\n- - threshold (turns: right axis)", self)
         self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
 
         top = QHBoxLayout()
