@@ -17,7 +17,7 @@ from typing import Iterator
 from explorer.formats.extension import apply_extension, read_extension
 from explorer.formats.genai_messages import as_text
 from explorer.formats.record import Record
-from explorer.formats.swe_agent import json_prefix, load_document
+from explorer.formats.swe_agent import json_prefix, load_documents
 from explorer.formats.typed import WrongType, items, obj, objects, opt_obj, rejected, scalar
 
 NAME = "atif"
@@ -36,14 +36,10 @@ def matches(path: Path, head: bytes) -> bool:
 
 
 def records(path: Path) -> Iterator[Record]:
-    doc = load_document(path)
-    if isinstance(doc, Record):
-        docs = _lines(path)
-        if docs is None:
-            yield doc
-            return
-    else:
-        docs = [doc]
+    docs = load_documents(path)
+    if isinstance(docs, Record):
+        yield docs
+        return
     line = 0
     for doc in docs:
         if not isinstance(doc, dict) or not isinstance(doc.get("steps"), list):
@@ -55,13 +51,6 @@ def records(path: Path) -> Iterator[Record]:
         for rec in _trajectory(doc, session, {}, line):
             line = max(line, rec.line)
             yield rec
-
-
-def _lines(path: Path) -> list | None:
-    try:
-        return [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
-    except (ValueError, UnicodeDecodeError):
-        return None
 
 
 def _trajectory(doc: dict, session: str, owner: dict, line: int) -> Iterator[Record]:

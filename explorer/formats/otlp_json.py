@@ -13,7 +13,7 @@ from typing import Iterator
 
 from explorer.formats import spans as span_records
 from explorer.formats.record import Record
-from explorer.formats.swe_agent import load_document, unreadable
+from explorer.formats.swe_agent import load_documents, unreadable
 from explorer.formats.typed import WrongType, items, obj, opt_obj
 
 NAME = "otel-json"
@@ -30,14 +30,10 @@ def matches(path: Path, head: bytes) -> bool:
 
 
 def records(path: Path) -> Iterator[Record]:
-    doc = load_document(path)
-    if isinstance(doc, Record):
-        docs = _lines(path)
-        if docs is None:
-            yield doc
-            return
-    else:
-        docs = [doc]
+    docs = load_documents(path)
+    if isinstance(docs, Record):
+        yield docs
+        return
     spans, bad = [], []
     for n, (resource, scope, span) in enumerate(_spans(docs), start=1):
         try:
@@ -54,18 +50,6 @@ def records(path: Path) -> Iterator[Record]:
 
 class _Malformed(ValueError):
     """A span without what every OTLP span has (its trace id)."""
-
-
-def _lines(path: Path) -> list | None:
-    """The documents of an OTLP JSON Lines file, or None when it is not one."""
-    out = []
-    try:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                out.append(json.loads(line))
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return out
 
 
 def _spans(docs: list) -> Iterator[tuple[dict, dict, object]]:

@@ -125,6 +125,19 @@ def load_document(path: Path):
         return unreadable(data, f"not a complete JSON document ({exc})")
 
 
+def load_documents(path: Path) -> list | Record:
+    """The file's JSON documents: its one document, else (when it is not one) the objects
+    of its JSON Lines; the :class:`Record` of :func:`load_document` when it is neither.
+    For formats that come as one document or as JSON Lines of them (ATIF, OTLP JSON)."""
+    doc = load_document(path)
+    if not isinstance(doc, Record):
+        return [doc]
+    try:
+        return [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines()
+                if t.strip()]
+    except (ValueError, UnicodeDecodeError):
+        return doc
+
 def _inflated(data: bytes) -> bytes | Record:
     """A gzip document inflated within the import limits (explorer.formats.inflate: a whole
     document is one entry, bounded like the longest line), or the rejected record saying
