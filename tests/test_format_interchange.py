@@ -176,3 +176,52 @@ def test_parallel_calls_split_across_two_chat_spans_are_ordered_by_time_and_say_
     events = sorted((e for r in reader.records(path) for e in r.events), key=lambda e: e["seq"])
     assert [(e["kind"], e.get("call_id"), e.get("note")) for e in events] == [
         ("USER", None, None), ("CALL", "call_1", None), ("CALL", "call_2", "order by time")]
+
+
+def _bad_lines(tmp_path, docs: list[dict], name: str):
+    """JSON Lines of ``docs`` with three lines no JSON Lines reader takes between them: a
+    record cut mid-write, a key repeated with two values, a line past the longest allowed."""
+    from explorer.formats import limits
+    lines = [json.dumps(d) for d in docs]
+    broken = ['{"steps": [', '{"a": 1, "a": 2}', json.dumps({"pad": "x" * 5000})]
+    path = tmp_path / name
+    path.write_text("\n".join([lines[0], *broken, *lines[1:]]) + "\n")
+    return path, limits
+
+
+@pytest.mark.parametrize("kind", ["atif", "otel-json"])
+def test_json_lines_of_documents_reject_only_their_bad_lines(kind, tmp_path):
+    """A bad line of an ATIF or OTLP JSON Lines file is one rejected record naming its line
+    and why (the guards of every JSON Lines reader), and the other lines import as when
+    alone; a bad line once rejected the whole file."""
+    if kind == "atif":
+        one = json.loads(samples.atif_sample(tmp_path / "t.json").read_text())
+        two = {k: v for k, v in one.items() if k != "subagent_trajectories"}
+        docs = [one, dict(two, session_id="second")]
+    else:
+        doc = json.loads(samples.otlp_current(tmp_path / "t.json").read_text())
+        docs = [doc, doc]
+    clean = tmp_path / "clean.jsonl"
+    clean.write_text("".join(json.dumps(d) + "\n" for d in docs))
+    want, want_account = _stored(clean)
+    path, limits = _bad_lines(tmp_path, docs, "bad.jsonl")
+    saved = limits.current()
+    limits.configure(limits.dataclasses.replace(saved, max_line_bytes=4096), flags={})
+    try:
+        store = Store()
+        report = import_paths(store, [path])
+        account = report.files[0]
+        got = store.con.execute(
+            "SELECT session_id, CAST(kind AS VARCHAR), call_id, text FROM events "
+            "LEFT JOIN event_details USING (eid) ORDER BY session_id, seq, sub").fetchall()
+        reasons = [r[0] for r in store.con.execute(
+            "SELECT reason FROM rejected ORDER BY line").fetchall()]
+        store.close()
+    finally:
+        limits.configure(saved, flags={})
+    assert got == [(e["session_id"], e["kind"], e["call_id"], e["text"]) for e in want]
+    assert account.rejected == 3
+    assert account.records == want_account.records + 3
+    assert [r.split(":")[0] for r in reasons] == ["line 2", "line 3", "line 4"]
+    assert "repeated with two values" in reasons[1]
+    assert "--max-line-bytes" in reasons[2]

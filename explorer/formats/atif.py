@@ -42,6 +42,11 @@ def records(path: Path) -> Iterator[Record]:
         return
     line = 0
     for doc in docs:
+        if isinstance(doc, Record):   # a JSON Lines line that cannot be read
+            line += 1
+            doc.line = line
+            yield doc
+            continue
         if not isinstance(doc, dict) or not isinstance(doc.get("steps"), list):
             line += 1
             yield Record(line, error="not an ATIF trajectory (no steps)",

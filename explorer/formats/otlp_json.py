@@ -34,14 +34,20 @@ def records(path: Path) -> Iterator[Record]:
     if isinstance(docs, Record):
         yield docs
         return
+    unread = [d for d in docs if isinstance(d, Record)]   # JSON Lines lines not read
     spans, bad = [], []
-    for n, (resource, scope, span) in enumerate(_spans(docs), start=1):
+    n = 0
+    for n, (resource, scope, span) in enumerate(
+            _spans([d for d in docs if not isinstance(d, Record)]), start=1):
         try:
             spans.append(_span(n, resource, scope, obj(span, "span")))
         except WrongType as exc:
             bad.append(Record(n, error=str(exc), text=json.dumps(span, ensure_ascii=False)[:2000]))
         except _Malformed as exc:
             bad.append(Record(n, error=str(exc), text=json.dumps(span, ensure_ascii=False)[:2000]))
+    for place, rec in enumerate(unread, start=n + 1):
+        rec.line = place
+        bad.append(rec)
     if not spans and not bad:
         yield unreadable(path.read_bytes(), "an OTLP JSON document without spans")
         return

@@ -24,6 +24,7 @@ from typing import Callable, Iterator
 
 from explorer.formats.inflate import Cut, gunzip_bytes
 from explorer.formats.json_values import loads
+from explorer.formats.lines import json_lines
 from explorer.formats.record import Record, reason_word
 from explorer.formats.typed import WrongType, items, objects, opt_obj, rejected, scalar, whole
 
@@ -126,17 +127,27 @@ def load_document(path: Path):
 
 
 def load_documents(path: Path) -> list | Record:
-    """The file's JSON documents: its one document, else (when it is not one) the objects
-    of its JSON Lines; the :class:`Record` of :func:`load_document` when it is neither.
-    For formats that come as one document or as JSON Lines of them (ATIF, OTLP JSON)."""
+    """The file's JSON documents: its one document, else (when it is not one) the records
+    of its JSON Lines, read through the guards of every JSON Lines reader
+    (explorer.formats.lines: line size, nesting depth, repeated keys, torn last line), a
+    line that cannot be read a rejected :class:`Record` in its place (line number, byte
+    offset and reason in its error; numbered by the caller); the :class:`Record` of
+    :func:`load_document` when no line holds a JSON object either. For formats that come
+    as one document or as JSON Lines of them (ATIF, OTLP JSON)."""
     doc = load_document(path)
     if not isinstance(doc, Record):
         return [doc]
-    try:
-        return [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines()
-                if t.strip()]
-    except (ValueError, UnicodeDecodeError):
+    out: list = []
+    for line, value in json_lines(path):
+        if value.error:
+            out.append(Record(line.number, error=f"line {line.number}: {value.error}",
+                              text=value.text))
+        else:
+            out.append(value.value)
+    if not any(isinstance(item, dict) for item in out):
         return doc
+    return out
+
 
 def _inflated(data: bytes) -> bytes | Record:
     """A gzip document inflated within the import limits (explorer.formats.inflate: a whole
