@@ -8,16 +8,14 @@ import json
 import sys
 
 from explorer.cli import messages
+from explorer.cli.inputs import open_inputs
 from explorer.compaction import CompactionSettings, SessionLog, transforms, view
 from explorer.compaction.settings import EVICT_EXCLUDED, PRUNE_EXCLUDED
 from explorer.compaction.strategies import FAMILIES
 from explorer.compaction.sweep import FIGURES, VECTORIZED, sweep
-from explorer.formats import LogFileError
-from explorer.ingest.imports import import_paths, open_database
 from explorer.model import CostSettings, Order
 from explorer.providers.rules import parse_providers
 from explorer.providers.sweep_figures import figure_names, rejected_figures
-from explorer.store.db import StoreError
 from explorer.text_escape import visible
 from explorer.tokens.counts import checked
 from explorer.tokens.session_events import session_events
@@ -96,26 +94,6 @@ def _tools(text: str) -> tuple[str, ...]:
     return tuple(t.strip() for t in text.split(",") if t.strip())
 
 
-def _open(args, command: str):
-    """The store with the inputs imported, or an exit status after printing why not."""
-    if not args.paths and not args.db:
-        return None, _error(command, "give at least one PATH (or --demo), or --db PATH")
-    try:
-        store, rebuilt = open_database(args.db)
-    except StoreError as exc:
-        return None, _error(command, str(exc))
-    report = import_paths(store, args.paths)
-    errors: list[LogFileError] = (list(rebuilt.errors) if rebuilt else []) + report.errors
-    for exc in errors:
-        _error(command, str(exc))
-    if report.rejected:
-        print(f"turnscope {command}: warning: {report.rejected} input line(s) rejected "
-              f"(see turnscope audit)", file=sys.stderr)
-    if errors and not report.files and not args.db:
-        return None, 2
-    return store, 2 if errors else 0
-
-
 def run_sweep(args: argparse.Namespace) -> int:
     try:
         strategies = [s for s in args.strategies.split(",") if s]
@@ -124,7 +102,7 @@ def run_sweep(args: argparse.Namespace) -> int:
         providers = parse_providers(args.provider) if args.provider is not None else ()
     except ValueError as exc:
         return _error("sweep", str(exc))
-    store, status = _open(args, "sweep")
+    store, status = open_inputs(args, "sweep")
     if store is None:
         return status
     if args.trigger:
@@ -136,15 +114,8 @@ def run_sweep(args: argparse.Namespace) -> int:
                      more=more)
     except ValueError as exc:
         return _error("sweep", str(exc))
-    if args.json:
-        print(json.dumps(rows))
-    elif args.csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["strategy", "budget", *columns])
-        writer.writerows([[r["strategy"], r["budget"], *(_cell(r[f]) for f in columns)]
-                          for r in rows])
-    else:
-        _print_table(rows, budgets, columns)
+    _write_rows(args, rows, ("strategy", "budget", *columns),
+                lambda: _print_table(rows, budgets, columns))
     return status
 
 
@@ -162,18 +133,28 @@ def _run_triggered(args, store, status, strategies, budgets, costs, providers=()
     except ValueError as exc:
         return _error("sweep", str(exc))
     keys = ("trigger", "strategy", "budget", *REPLAYED, *(judge.names if judge else ()))
+    _write_rows(args, rows, keys, lambda: _print_flat(rows, keys))
+    return status
+
+
+def _write_rows(args, rows: list[dict], keys: tuple[str, ...], table) -> None:
+    """The sweep's rows on stdout: ``--json`` an array, ``--csv`` a header row and a row
+    each (``keys``), else the text table ``table()`` prints."""
     if args.json:
         print(json.dumps(rows))
     elif args.csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(keys)
-        writer.writerows([[r[k] for k in keys] for r in rows])
+        writer.writerows([[_cell(r[k]) for k in keys] for r in rows])
     else:
-        widths = [max(len(k), *(len(str(r[k])) for r in rows)) for k in keys]
-        print(" ".join(f"{k:>{w}}" for k, w in zip(keys, widths)))
-        for r in rows:
-            print(" ".join(f"{r[k]!s:>{w}}" for k, w in zip(keys, widths)))
-    return status
+        table()
+
+
+def _print_flat(rows: list[dict], keys: tuple[str, ...]) -> None:
+    widths = [max(len(k), *(len(str(r[k])) for r in rows)) for k in keys]
+    print(" ".join(f"{k:>{w}}" for k, w in zip(keys, widths)))
+    for r in rows:
+        print(" ".join(f"{r[k]!s:>{w}}" for k, w in zip(keys, widths)))
 
 
 def _error(command: str, message: str) -> int:
@@ -205,7 +186,7 @@ def run_view(args: argparse.Namespace) -> int:
             raise ValueError("the budget is a positive number of tokens")
     except ValueError as exc:
         return _error("view", str(exc))
-    store, status = _open(args, "view")
+    store, status = open_inputs(args, "view")
     if store is None:
         return status
     frame = session_events(store, args.session, Order(args.order), costs)

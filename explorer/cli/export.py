@@ -4,12 +4,10 @@ ATIF, OpenTelemetry GenAI OTLP JSON or canonical JSON Lines (explorer.export).""
 from __future__ import annotations
 
 import argparse
-import sys
 
 from explorer.cli import messages
+from explorer.cli.inputs import open_inputs
 from explorer.export import WRITERS, ExportError, export
-from explorer.ingest.imports import import_paths, open_database
-from explorer.store.db import StoreError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,20 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_export(args: argparse.Namespace) -> int:
     """Run the export subcommand; returns the exit status."""
     args.paths, args.out = args.paths[:-1], args.paths[-1]
-    if not args.paths and not args.db:
-        print("turnscope export: error: give at least one PATH (or --demo), or --db PATH",
-              file=sys.stderr)
-        return 2
-    try:
-        store, _ = open_database(args.db)
-    except StoreError as exc:
-        messages.error("export", exc)
-        return 2
-    report = import_paths(store, args.paths)
-    for exc in report.errors:
-        messages.error("export", exc)
-    if report.errors and not report.files and not args.db:
-        return 2
+    store, status = open_inputs(args, "export")
+    if store is None:
+        return status
     try:
         done = export(store, args.to, args.out, args.session)
     except (ExportError, OSError, ValueError) as exc:
@@ -46,4 +33,4 @@ def run_export(args: argparse.Namespace) -> int:
         return 2
     messages.say(f"wrote {done.sessions:,} sessions, {done.events:,} events and "
                  f"{done.findings:,} findings to {done.path} ({args.to})")
-    return 2 if report.errors else 0
+    return status

@@ -80,7 +80,7 @@ def lab_records(n: int, seed: int) -> list[bytes]:
 
 
 def _estimates(args) -> int:
-    from explorer.cli.compaction import _open
+    from explorer.cli.inputs import open_inputs
     from explorer.model import Order
     try:
         chosen = estimates.parse_estimates(args.estimates)
@@ -88,7 +88,7 @@ def _estimates(args) -> int:
         budgets = [int(b) for b in args.budgets.split(",") if b]
     except ValueError as exc:
         return _error(str(exc))
-    store, status = _open(args, "lab")
+    store, status = open_inputs(args, "lab")
     if store is None:
         return status
     try:

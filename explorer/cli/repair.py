@@ -8,10 +8,9 @@ import json
 import sys
 
 from explorer.cli import messages
-from explorer.ingest.imports import import_paths, open_database
+from explorer.cli.inputs import open_inputs
 from explorer.providers import PROVIDERS
 from explorer.repair import ORPHANS, UNANSWERED, RepairError, plan, repair
-from explorer.store.db import StoreError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -35,16 +34,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_repair(args: argparse.Namespace) -> int:
     """Run the repair subcommand; 0 when written with nothing left, 1 when violations of the
     provider are left (written anyway), 2 on an input error."""
-    try:
-        store, _ = open_database(args.db)
-    except StoreError as exc:
-        messages.error("repair", exc)
-        return 2
-    report = import_paths(store, [args.path])
-    for exc in report.errors:
-        messages.error("repair", exc)
-    if report.errors:
-        return 2
+    args.paths = [args.path]
+    store, status = open_inputs(args, "repair", strict=True)
+    if store is None:
+        return status
     try:
         found = plan(store, args.session, args.orphans, args.unanswered, args.provider)
         written = repair(store, found, args.out)

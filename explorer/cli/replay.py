@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from explorer.cli.compaction import _error, _open, _settings, strategy_help
+from explorer.cli.compaction import _error, _settings, strategy_help
+from explorer.cli.inputs import open_inputs
 from explorer.compaction import SessionLog, transforms
 from explorer.model import CostSettings, Order
 from explorer.providers.replay_checks import ReplayJudge
@@ -40,7 +41,7 @@ def run_replay(args: argparse.Namespace) -> int:
         providers = parse_providers(args.provider) if args.provider is not None else ()
     except ValueError as exc:
         return _error("replay", str(exc))
-    store, status = _open(args, "replay")
+    store, status = open_inputs(args, "replay")
     if store is None:
         return status
     frame = session_events(store, args.session, Order(args.order), costs)

@@ -7,10 +7,9 @@ import argparse
 from pathlib import Path
 
 from explorer.cli import messages
-from explorer.ingest.imports import import_paths, open_database
+from explorer.cli.inputs import open_inputs
 from explorer.model import Order
 from explorer.report import FORMATS, write_report
-from explorer.store.db import StoreError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,19 +27,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_report(args: argparse.Namespace) -> int:
     """Run the report subcommand; returns the exit status."""
     args.paths, out = args.paths[:-1], Path(args.paths[-1])
-    if not args.paths and not args.db:
-        messages.error("report", "give at least one PATH (or --demo), or --db PATH")
-        return 2
-    try:
-        store, _ = open_database(args.db)
-    except StoreError as exc:
-        messages.error("report", exc)
-        return 2
-    imported = import_paths(store, args.paths)
-    for exc in imported.errors:
-        messages.error("report", exc)
-    if imported.errors and not imported.files and not args.db:
-        return 2
+    store, status = open_inputs(args, "report")
+    if store is None:
+        return status
     try:
         report = write_report(store, [str(p) for p in args.paths] or [str(args.db)],
                               args.session, args.format, out, Order(args.order),
@@ -50,4 +39,4 @@ def run_report(args: argparse.Namespace) -> int:
         return 2
     messages.say(f"wrote {out} ({args.format}): {len(report.sessions):,} sessions, "
                  f"{sum(len(f) for f in report.findings.values()):,} findings")
-    return 2 if imported.errors else 0
+    return status

@@ -8,7 +8,8 @@ import json
 import sys
 
 from explorer.cli import junit
-from explorer.cli.compaction import _open, _settings, add_settings_arguments, strategy_help
+from explorer.cli.compaction import _settings, add_settings_arguments, strategy_help
+from explorer.cli.inputs import open_inputs
 from explorer.compaction import SessionLog, transforms
 from explorer.model import CostSettings, Order
 from explorer.providers import LABELS, parse_providers
@@ -45,7 +46,7 @@ def run_validate(args: argparse.Namespace) -> int:
     except ValueError as exc:
         messages_error(str(exc))
         return 2
-    store, status = _open(args, "validate")
+    store, status = open_inputs(args, "validate")
     if store is None:
         return status
     settings = _settings(args)
