@@ -173,3 +173,20 @@ def test_version_comes_from_the_package_metadata(capsys):
             main([flag])
         assert stop.value.code == 0
         assert capsys.readouterr().out.strip() == f"turnscope {metadata.version('turnscope')}"
+
+
+@pytest.mark.parametrize("command", [
+    ["sweep"], ["validate"], ["export", "--to", "jsonl"], ["report", "--format", "md"]])
+def test_every_reading_command_warns_of_rejected_lines(capsys, tmp_path, command):
+    """The commands that read logs open them one way: a rejected line is warned about on
+    stderr, and a file that cannot be read is named and makes the status 2."""
+    path = jsonl(tmp_path / "a.jsonl", ROWS)
+    with path.open("a") as fh:
+        fh.write('{"session_id": "s", "seq": 3, "kind": \n')
+    out = [str(tmp_path / "out.txt")] if command[0] in ("export", "report") else []
+    status, _, err = _run(capsys, command[0], str(path), *out, *command[1:])
+    assert status in (0, 1), err   # validate: 1, the orphan result is rejected
+    assert "warning: 1 input line(s) rejected" in err
+    missing = tmp_path / "missing.jsonl"
+    status, _, err = _run(capsys, command[0], str(path), str(missing), *out, *command[1:])
+    assert status == 2 and "missing.jsonl" in err
