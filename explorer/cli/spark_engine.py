@@ -52,9 +52,17 @@ def run_spark(args: argparse.Namespace) -> int:
     except ImportError as exc:
         return _error(command, f"--engine spark needs pyspark (pip install "
                                f"'turnscope[spark]'): {exc}")
-    from explorer.spark import totals
     spark = engine.session(args.master)
     results, job, errors, not_logs = engine.compute(spark, args.paths, job, args.partitions)
+    return report(args, results, job, errors, not_logs, gates)
+
+
+def report(args: argparse.Namespace, results: list[dict], job, errors: list, not_logs: list,
+           gates: list[tuple[str, int]] = ()) -> int:
+    """Print the command's figures from the tasks' results (explorer.spark.engine.compute)
+    as the DuckDB engine prints them; the exit status."""
+    from explorer.spark import totals
+    command = args.command
     failed_files, failed = totals.failures(results, job)
     errors = errors + failed_files
     if not results and errors:
@@ -84,7 +92,7 @@ def _job(args):
     costs = checked(CostSettings(args.cjk_ratio, args.other_ratio, args.tokenizer))
     base = {"order": Order(args.order).value, "costs": costs, "limits": limits.current()}
     if args.command == "audit":
-        return Job("audit", (), **base)
+        return Job(("audit",), (), **base)
     if args.command == "sweep":
         strategies = tuple(s for s in args.strategies.split(",") if s)
         budgets = tuple(int(b) for b in args.budgets.split(",") if b)
@@ -93,13 +101,13 @@ def _job(args):
         if any(b < 1 for b in budgets):
             raise ValueError("budgets are positive numbers of tokens")
         providers = parse_providers(args.provider) if args.provider is not None else ()
-        return Job("sweep", (), **base, settings=_settings(args), strategies=strategies,
+        return Job(("sweep",), (), **base, settings=_settings(args), strategies=strategies,
                    budgets=budgets, providers=tuple(providers))
     if args.strategy is not None:
         Strategy.parse(args.strategy)
         if args.budget < 1:
             raise ValueError("the budget is a positive number of tokens")
-    return Job("validate", (), **base, settings=_settings(args),
+    return Job(("validate",), (), **base, settings=_settings(args),
                providers=tuple(parse_providers(args.provider)), strategy=args.strategy,
                budget=args.budget)
 

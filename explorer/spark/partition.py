@@ -58,7 +58,7 @@ class Input:
 class Job:
     """What every task computes: the command and its settings (pickled to the workers)."""
 
-    command: str                      # audit | sweep | validate
+    commands: tuple[str, ...]          # audit, sweep, validate: each computed by every task
     inputs: tuple[Input, ...]
     order: str = "seq"
     costs: CostSettings = field(default_factory=CostSettings)
@@ -86,11 +86,11 @@ def run(table: pa.Table, job: Job) -> dict:
                      "rejected_lines": [list(r) for r in store.run("rejected_lines",
                                                                    limit=REJECTED_SHOWN)]}
         first = list(_first_rows(store, job))
-        if job.command == "audit":
+        if "audit" in job.commands:
             out["audit"] = _audit(store, job)
-        elif job.command == "sweep" and first:
+        if "sweep" in job.commands and first:
             out["sweep"] = _sweep(store, job)
-        elif job.command == "validate" and first:
+        if "validate" in job.commands and first:
             out["validate"] = _validate(store, job, first)
         return out
     finally:
