@@ -18,7 +18,6 @@ import pytest
 
 from explorer.cli import spark_engine
 from explorer.cli.main import build_parser, main
-from explorer.cli.demo import demo_paths
 from explorer.compaction.sweep import VECTORIZED
 from explorer.providers import parse_providers
 from explorer.spark import engine
@@ -71,8 +70,8 @@ def _unnumbered(path: Path, source: Path) -> None:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> list[str]:
     """Generated corpora (clean, dangling, clock-perturbed, key-collapsed; JSON Lines and
-    Parquet, one in a folder), hand-made rejections, and the demo. The generator names its
-    sessions alike in every file: sessions span files, so file order breaks ties."""
+    Parquet, one in a folder) and hand-made rejections. The generator names its sessions
+    alike in every file: sessions span files, so file order breaks ties."""
     root = tmp_path_factory.mktemp("spark")
     shapes = {"clean.jsonl": [],
               "dangling.parquet": ["--p-result", "0.8", "--p-lost-call", "0.05",
@@ -81,13 +80,12 @@ def corpus(tmp_path_factory) -> list[str]:
               "folder/collapsed.parquet": ["--groups", "5", "--id-space", "40", "--seed", "4"]}
     (root / "folder").mkdir()
     for name, flags in shapes.items():
-        assert main(["generate", "--sessions", "25", "--turns", "6", *flags,
+        assert main(["generate", "--sessions", "15", "--turns", "5", *flags,
                      str(root / name)]) == 0
     _messy(root / "messy.jsonl", root / "clean.jsonl")
     _unnumbered(root / "unnumbered.jsonl", root / "clock.jsonl")
     return [str(root / "clean.jsonl"), str(root / "dangling.parquet"), str(root / "clock.jsonl"),
-            str(root / "folder"), str(root / "messy.jsonl"), str(root / "unnumbered.jsonl"),
-            *map(str, demo_paths())]
+            str(root / "folder"), str(root / "messy.jsonl"), str(root / "unnumbered.jsonl")]
 
 
 def _duckdb(capsys, argv: list[str]) -> tuple[int, str]:
@@ -103,16 +101,21 @@ def _commands(paths: list[str], order: str) -> dict[str, list[str]]:
             "validate": ["validate", *paths, "--json", "--order", order]}
 
 
-@pytest.mark.parametrize("order", ORDERS)
-def test_figures_equal_the_duckdb_engines(spark, corpus, capsys, order):
-    commands = _commands(corpus, order)
-    job = Job(("audit", "sweep", "validate"), (), order=order, strategies=STRATEGIES,
+@pytest.fixture(scope="module")
+def computed(spark, corpus):
+    """One Spark computation of every command's figures in every order."""
+    job = Job(("audit", "sweep", "validate"), (), orders=ORDERS, strategies=STRATEGIES,
               budgets=tuple(int(b) for b in BUDGETS.split(",")),
               providers=tuple(parse_providers("all")))
-    results, job, errors, not_logs = engine.compute(spark, corpus, job, partitions=3)
+    return engine.compute(spark, corpus, job, partitions=3)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_figures_equal_the_duckdb_engines(computed, corpus, capsys, order):
+    results, job, errors, not_logs = computed
     assert len(results) == 3   # the sessions were spread over the tasks
     assert not errors and not not_logs
-    for name, argv in commands.items():
+    for name, argv in _commands(corpus, order).items():
         expected = _duckdb(capsys, argv)
         status = spark_engine.report(build_parser().parse_args(argv), results, job, errors,
                                      not_logs)
@@ -132,16 +135,16 @@ def test_figures_equal_the_duckdb_engines(spark, corpus, capsys, order):
             assert max(r["rejected_anthropic"] for r in rows) > 0
 
 
-def test_a_command_end_to_end(spark, corpus, capsys):
-    """The command line itself: validate of a strategy's views, as text, in ts order."""
-    argv = ["validate", *corpus, "--order", "ts", "--strategy", "M2", "--budget", "1600",
-            "--provider", "anthropic,gemini"]
-    expected = _duckdb(capsys, argv)
+def test_the_demo_end_to_end(spark, corpus, capsys):
+    """The command line itself, on the demo (and the rejections): audit's text and its
+    warnings on stderr."""
+    argv = ["audit", "--demo", corpus[-2], "--order", "ts"]
     capsys.readouterr()
+    expected = (main(argv), *capsys.readouterr())
     status = main([*argv, "--engine", "spark", "--master", "local[2]", "--partitions", "2"])
-    captured = capsys.readouterr()
-    assert (status, captured.out) == expected
-    assert "4 input line(s) rejected" in captured.err
+    assert (status, *capsys.readouterr()) == expected
+    assert "4 input line(s) rejected" in expected[2]
+    assert "3 file(s)" not in expected[1] and "4 file(s)" in expected[1]
 
 
 def test_what_spark_does_not_do_is_said(capsys):

@@ -63,6 +63,8 @@ def report(args: argparse.Namespace, results: list[dict], job, errors: list, not
     as the DuckDB engine prints them; the exit status."""
     from explorer.spark import totals
     command = args.command
+    # the figures in the order asked (a job may compute several: explorer.spark.partition)
+    results = [{**r, **r["orders"][Order(args.order).value]} for r in results]
     failed_files, failed = totals.failures(results, job)
     errors = errors + failed_files
     if not results and errors:
@@ -90,7 +92,7 @@ def _job(args):
     from explorer.compaction import Strategy
     from explorer.spark.partition import Job
     costs = checked(CostSettings(args.cjk_ratio, args.other_ratio, args.tokenizer))
-    base = {"order": Order(args.order).value, "costs": costs, "limits": limits.current()}
+    base = {"orders": (Order(args.order).value,), "costs": costs, "limits": limits.current()}
     if args.command == "audit":
         return Job(("audit",), (), **base)
     if args.command == "sweep":

@@ -53,12 +53,14 @@ def compute(spark, paths: list[str], job: Job, partitions: int | None = None):
     files, errors, not_logs = inputs.list_inputs(spark, paths)
     if not files:
         return [], job, errors, not_logs
+    n = partitions or _partitions(spark, files)
+    # the shuffles before ours (lines numbered per file, seq_given) need no more tasks
+    spark.conf.set("spark.sql.shuffle.partitions", str(n))
     df = inputs.rows(spark, files)
     given = inputs.seq_given(spark, df)
     job = replace(job, inputs=tuple(
         Input(path, uri, reader, given.get(normalized(uri), False))
         for path, uri, reader in files))
-    n = partitions or _partitions(spark, files)
     payloads = (df.repartition(n, KEY)
                 .mapInArrow(_task(job), "payload string")
                 .collect())

@@ -60,7 +60,7 @@ class Job:
 
     commands: tuple[str, ...]          # audit, sweep, validate: each computed by every task
     inputs: tuple[Input, ...]
-    order: str = "seq"
+    orders: tuple[str, ...] = ("seq",)   # the figures of each (FORMAT.md's orders)
     costs: CostSettings = field(default_factory=CostSettings)
     settings: CompactionSettings = field(default_factory=CompactionSettings)
     limits: limits.Limits = field(default_factory=limits.current)
@@ -86,12 +86,8 @@ def run(table: pa.Table, job: Job) -> dict:
                      "rejected_lines": [list(r) for r in store.run("rejected_lines",
                                                                    limit=REJECTED_SHOWN)]}
         first = list(_first_rows(store, job))
-        if "audit" in job.commands:
-            out["audit"] = _audit(store, job)
-        if "sweep" in job.commands and first:
-            out["sweep"] = _sweep(store, job)
-        if "validate" in job.commands and first:
-            out["validate"] = _validate(store, job, first)
+        out["orders"] = {order: _figures(store, job, Order(order), first)
+                         for order in job.orders}
         return out
     finally:
         store.close()
@@ -157,8 +153,20 @@ def _files(store: Store, job: Job) -> list[dict]:
     return [{**row, "file": index[row["path"]]} for row in store.frame("list_files").to_dicts()]
 
 
-def _audit(store: Store, job: Job) -> dict:
-    counts = audits.corpus_counts(store, Order(job.order), job.costs)
+def _figures(store: Store, job: Job, order: Order, first: list[tuple]) -> dict:
+    """The commands' figures in one order."""
+    out = {}
+    if "audit" in job.commands:
+        out["audit"] = _audit(store, job, order)
+    if "sweep" in job.commands and first:
+        out["sweep"] = _sweep(store, job, order)
+    if "validate" in job.commands and first:
+        out["validate"] = _validate(store, job, order, first)
+    return out
+
+
+def _audit(store: Store, job: Job, order: Order) -> dict:
+    counts = audits.corpus_counts(store, order, job.costs)
     counts.update(identity.identity(store)[0])
     cur = store.con.execute(queries.render("corpus_usage_raws"))
     usage = corpus_usage(tuple(row) for rows in iter(lambda: cur.fetchmany(10_000), [])
@@ -166,16 +174,15 @@ def _audit(store: Store, job: Job) -> dict:
     return {"counts": counts, "usage": usage}
 
 
-def _sweep(store: Store, job: Job) -> list[dict]:
+def _sweep(store: Store, job: Job, order: Order) -> list[dict]:
     more = rejected_figures(job.providers) if job.providers else None
-    return sweep(store, job.strategies, job.budgets, Order(job.order), job.costs, job.settings,
+    return sweep(store, job.strategies, job.budgets, order, job.costs, job.settings,
                  more=more)
 
 
-def _validate(store: Store, job: Job, first_rows: list[tuple]) -> list[dict]:
+def _validate(store: Store, job: Job, order: Order, first_rows: list[tuple]) -> list[dict]:
     """Each session's verdicts, with where its first event is (input, line) for the driver to
     put the sessions in input order."""
-    order = Order(job.order)
     first = {name: (file_index, line) for name, file_index, line in first_rows}
     out = []
     for (name,) in store.run("sessions_in_input_order"):
