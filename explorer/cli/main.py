@@ -134,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     _verbose_arg(validate)
     from explorer.cli.validate import add_arguments as validate_arguments
     validate_arguments(validate)
+    from explorer.cli.spark_engine import add_arguments as engine_arguments
+    for p in (audit, sweep, validate):
+        engine_arguments(p)
     from explorer.cli import replay as replay_command
     from explorer.cli.compaction import add_settings_arguments
     replay_command.add_arguments(replay)
@@ -276,6 +279,9 @@ def _run_on_database(args: argparse.Namespace) -> int:
     import duckdb
 
     from explorer.store.damage import database_problem
+    if getattr(args, "engine", "duckdb") == "spark":   # explorer.spark: no database here
+        from explorer.cli.spark_engine import run_spark
+        return run_spark(args)
     try:
         if args.command == "audit":
             from explorer.cli.audit import run_audit

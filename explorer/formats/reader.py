@@ -107,6 +107,9 @@ class Lines:
     text: list[str | None]
     err: list[str | None]
     salvage: Callable[[dict[int, bool]], Lines] | None = None
+    #: Each row's number in the whole file (from 0) when the block holds only some of its
+    #: rows (a partition of the Spark engine, explorer.spark); else ingest numbers them.
+    row_no: list[int] | None = None
 
 
 @dataclass
@@ -124,4 +127,15 @@ class Rows:
     extra: bool
 
 
-Scan = FileScan | Lines | Rows
+@dataclass(frozen=True)
+class TableScan:
+    """Some rows of a file, as a table registered on the connection (the Spark engine's
+    partition of a Parquet file, explorer.spark): scanned in place like a :class:`FileScan`,
+    its ``file_row_number`` column the row's number in the whole file. ``label`` as there."""
+
+    table: str
+    path: Path
+    label: str
+
+
+Scan = FileScan | Lines | Rows | TableScan

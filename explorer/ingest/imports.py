@@ -34,7 +34,7 @@ from explorer.tokens.estimate import NON_CJK_RE2
 
 _log = logging.getLogger(__name__)
 
-__all__ = ["ACCOUNT_KEYS", "FileReport", "ImportReport", "import_file",
+__all__ = ["ACCOUNT_KEYS", "FileReport", "ImportReport", "import_file", "import_part",
            "import_paths", "open_database"]
 
 
@@ -131,6 +131,31 @@ def import_database(store: Db, url: str, progress: ProgressHook | None = None,
             store.con.execute(f"DROP TABLE IF EXISTS {temp}").fetchall()
 
 
+def import_part(store: Db, path: str, name: str, scans: list, seq_given: bool) -> FileReport:
+    """Import some rows of one input file (the Spark engine's partition of it, explorer.spark)
+    as that file: ``scans`` (explorer.formats.reader: Lines or a TableScan) number each row
+    as in the whole file, ``name`` is the file's reader, and ``seq_given`` says whether any
+    row of the whole file has ``seq`` (FORMAT.md: if none has, it is assigned in file order,
+    each row's ``row_no + 1``; if some have, a row without it is rejected)."""
+    class Part:   # a reader of these rows (explorer.formats.reader.ScanReader)
+        NAME = name
+        KIND = "scan"
+
+        @staticmethod
+        def scan(_path, _progress=None):
+            return iter(scans)
+
+    steps = Steps(path, None, None)   # type: ignore[arg-type]  (a name, maybe a URL)
+    try:
+        store.run("create_record_rows")
+        staged = _typed_rows(store, path, Part, steps)   # type: ignore[arg-type]
+        return _commit(store, path, Part, ("", 0), steps, [], staged,  # type: ignore[arg-type]
+                       seq_given=seq_given)
+    finally:
+        for temp in ("parsed", "cand", "dups", "record_rows"):
+            store.con.execute(f"DROP TABLE IF EXISTS {temp}").fetchall()
+
+
 def _import_bounded(store: Db, path: Path, progress, should_stop) -> FileReport:
     """Import with DuckDB's memory bounded (explorer.store.db.bounded_memory); a file with one
     record too big for the bound (a line of 50 MB) is imported again without it."""
@@ -182,9 +207,11 @@ def import_file(
 
 
 def _commit(store: Db, path: Path, reader: Reader, digest: tuple[str, int], steps: Steps,
-            earlier: list[dict], staged: tuple[dict[str, str], bool, bool]) -> FileReport:
+            earlier: list[dict], staged: tuple[dict[str, str], bool, bool],
+            seq_given: bool | None = None) -> FileReport:
     """The file's transaction: forget what an earlier version gave, load what was staged.
-    ``digest``: the file's SHA-256 and size, as read before staging."""
+    ``digest``: the file's SHA-256 and size, as read before staging; ``seq_given``: whether
+    the whole file has seq, when the rows staged are only some of it (:func:`import_part`)."""
     with transaction(store.con):
         for file_id in (row["file_id"] for row in earlier):
             for table in ("event_details", "events", "rejected", "duplicates", "files"):
@@ -193,7 +220,7 @@ def _commit(store: Db, path: Path, reader: Reader, digest: tuple[str, int], step
             store.run("clear_conflicts")
             store.run("rebuild_conflicts")
         try:
-            report = _load(store, path, reader, digest, steps, *staged[:2])
+            report = _load(store, path, reader, digest, steps, *staged[:2], seq_given)
         except duckdb.Error as exc:
             # A file DuckDB reads directly (Parquet) may meet damage only now, past the
             # footer its sniffer checked: that is the file's fault, said as such.
@@ -208,7 +235,7 @@ def _commit(store: Db, path: Path, reader: Reader, digest: tuple[str, int], step
 
 
 def _load(store: Db, path: Path, reader: Reader, digest: tuple[str, int], steps: Steps,
-          typed: dict[str, str], details: bool) -> FileReport:
+          typed: dict[str, str], details: bool, seq_given: bool | None = None) -> FileReport:
     ids = store.one("next_ids")
     file_id = ids["file_id"]
     token_counts.forget_from(store, ids["eid_base"])
@@ -219,8 +246,11 @@ def _load(store: Db, path: Path, reader: Reader, digest: tuple[str, int], steps:
         nothing = {"canonical-csv": "a header and no rows",
                    "canonical-parquet": "no rows"}.get(reader.NAME, "no records (only blank lines)")
         raise LogFileError(path, f"the file holds {nothing}")
-    assign = seq["given"] == 0
-    order = "row_number() OVER (ORDER BY row_no)" if assign else "seq"
+    assign = seq["given"] == 0 if seq_given is None else not seq_given
+    # some rows of a file (import_part) are numbered as in the whole file: row_no + 1 is the
+    # row_number() the whole file gives
+    order = ("seq" if not assign else "row_number() OVER (ORDER BY row_no)"
+             if seq_given is None else "row_no + 1")
     steps.run(store, INSERTED, "insert_events", {**typed, "seq": order},
               eid_base=ids["eid_base"], file_id=file_id, non_cjk=NON_CJK_RE2, assign_seq=assign)
     if details:

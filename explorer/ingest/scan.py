@@ -17,7 +17,7 @@ import pyarrow as pa
 import queries
 from explorer.formats import LogFileError
 from explorer.formats import limits
-from explorer.formats.reader import FileScan, Lines, Rows, Scan, missing_columns
+from explorer.formats.reader import FileScan, Lines, Rows, Scan, TableScan, missing_columns
 from explorer.model import CANONICAL_COLUMNS
 from explorer.store.db import Db
 
@@ -53,7 +53,7 @@ def scanned(db: Db, scans: Iterator[Scan]) -> Iterator[Chunk]:
     """The chunks of a file as its reader describes it; Lines are numbered across the file."""
     row_no = 0
     for scan in scans:
-        if isinstance(scan, FileScan):
+        if isinstance(scan, (FileScan, TableScan)):
             yield file_chunk(db, scan)
         elif isinstance(scan, Rows):
             yield rows_chunk(db, scan)
@@ -64,10 +64,13 @@ def scanned(db: Db, scans: Iterator[Scan]) -> Iterator[Chunk]:
 
 
 def register_lines(db: Db, first_row: int, lines: Lines) -> None:
-    """Register a block of lines (numbered from ``first_row``) as the table stage_lines;
-    its columns are lists, or already arrays (NumPy, Arrow: taken as they are)."""
+    """Register a block of lines (numbered from ``first_row``, unless the block numbers its
+    rows itself) as the table stage_lines; its columns are lists, or already arrays (NumPy,
+    Arrow: taken as they are)."""
+    numbers = (np.arange(first_row, first_row + len(lines.line), dtype=np.int64)
+               if lines.row_no is None else lines.row_no)
     db.con.register("stage_lines", pa.table({
-        "row_no": pa.array(np.arange(first_row, first_row + len(lines.line), dtype=np.int64)),
+        "row_no": _array(numbers, pa.int64()),
         "line": _array(lines.line, pa.int64()),
         "src": _array(lines.text, pa.string()),
         "err": _array(lines.err, pa.string()),
@@ -119,13 +122,19 @@ def rows_chunk(db: Db, rows: Rows) -> Chunk:
 MAX_COLUMNS = 1_000
 
 
-def file_chunk(db: Db, scan: FileScan) -> Chunk:
+def file_chunk(db: Db, scan: FileScan | TableScan) -> Chunk:
     """The whole file as one chunk DuckDB scans in place (in parallel), with the file's
-    own column types; a file without the required columns is refused."""
+    own column types; a file without the required columns is refused. (A TableScan: the
+    rows of it registered as a table, with their numbers in the file.)"""
     path, label = scan.path, scan.label
+    if isinstance(scan, FileScan):
+        relation = f"{scan.function}({literal(str(path))}, file_row_number = true)"
+        describe = f"DESCRIBE SELECT * FROM {scan.function}({literal(str(path))})"
+    else:
+        relation = quote(scan.table)
+        describe = f"DESCRIBE SELECT * EXCLUDE (file_row_number) FROM {relation}"
     try:
-        described = db.con.execute(
-            f"DESCRIBE SELECT * FROM {scan.function}($path)", {"path": str(path)}).fetchall()
+        described = db.con.execute(describe).fetchall()
     except duckdb.Error as exc:
         raise LogFileError(path, f"not a readable {label} file ({exc})") from exc
     columns = {row[0]: row[1] for row in described}
@@ -143,7 +152,7 @@ def file_chunk(db: Db, scan: FileScan) -> Chunk:
         f"(SELECT file_row_number AS row_no, file_row_number + 1 AS line, "
         f"NULL::VARCHAR AS err, {'true' if extra else 'false'} AS has_extra, "
         f"struct_pack({record}) AS src_rec{', ' + selected if selected else ''} "
-        f"FROM {scan.function}({literal(str(path))}, file_row_number = true))"
+        f"FROM {relation})"
     )
     return Chunk(source, types, "CAST(to_json(src_rec) AS VARCHAR)", extra=extra, direct=True)
 
