@@ -24,6 +24,8 @@ BATCH = 50_000
 MEMORY = 1024 * 2**20
 #: One build at a time: a second search waits, then finds the index in step.
 BUILDING = threading.Lock()
+#: The meta key of the events' version the index was last brought in step at.
+VERSION_KEY = "search_index_version"
 _CREATE = ("search_index_create_terms", "search_index_create_postings",
            "search_index_create_files")
 
@@ -44,7 +46,8 @@ def _stale(db: Db) -> tuple[list[tuple], list[tuple]]:
 
 
 def pending(db: Db) -> int:
-    """How many import positions the index does not cover yet (0: it is in step)."""
+    """How many import positions the index does not cover yet, plus the files it must
+    forget (0: it is in step)."""
     for name in _CREATE:
         db.run(name)
     gone, todo = _stale(db)
@@ -57,10 +60,14 @@ def ensure(db: Db, progress: ProgressHook | None = None,
     ``progress(done, total)`` counts import positions; a stop keeps the batches done and
     raises :class:`~explorer.jobs.Cancelled`."""
     with BUILDING:
+        step = db.one("search_index_in_step")
+        if step["in_step"]:
+            return 0
         for name in _CREATE:
             db.run(name)
         gone, todo = _stale(db)
         if not gone and not todo:
+            db.run("set_meta", key=VERSION_KEY, value=step["version"])
             return 0
         total = sum(high - start + 1 for *_rest, high, _events, start in todo)
         done = 0
@@ -78,6 +85,7 @@ def ensure(db: Db, progress: ProgressHook | None = None,
                     last = min(first + BATCH - 1, high)
                     _index_batch(db, (fid, sha, low, high, events), first, last)
                     done += last - first + 1
+        db.run("set_meta", key=VERSION_KEY, value=step["version"])
         if progress:
             progress(done, total)
         return done

@@ -20,9 +20,13 @@ their texts are matched (``verify``). A search without a word character (``{"`` 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
-from explorer.store.db import Db
+import duckdb
+
+import queries
 
 #: The folded text, a SQL fragment over a column ``text``: one character each, RE2's
 #: case folding orbits (İ and ı first set apart: upper() would make them I).
@@ -52,16 +56,28 @@ class Plan:
 SCAN = Plan((), (), True)
 
 
-def plan(db: Db, words: str) -> Plan:
+#: A connection of its own for the plans (no table read): compiling :data:`TOKEN` costs
+#: tens of milliseconds, so a search's plan is made once.
+_PLANNER: list[duckdb.DuckDBPyConnection] = []   # made on the first plan
+_PLANNING = threading.Lock()
+
+
+@lru_cache(maxsize=1024)
+def plan(words: str) -> Plan:
     """What the index can answer of ``words`` (the search, stripped)."""
-    row = db.one("search_needle", {"fold": FOLD}, words=words, token=TOKEN)
-    runs = tuple(row["runs"])
+    with _PLANNING:
+        if not _PLANNER:
+            _PLANNER.append(duckdb.connect())
+        runs, open_left, open_right, whole = _PLANNER[0].execute(
+            queries.render("search_needle", fold=FOLD), {"words": words, "token": TOKEN}
+        ).fetchone()
+    runs = tuple(runs)
     if not runs:
         return SCAN
     last = len(runs) - 1
     modes = []
     for i in range(len(runs)):
-        left, right = i == 0 and row["open_left"], i == last and row["open_right"]
+        left, right = i == 0 and open_left, i == last and open_right
         modes.append("contains" if left and right else "suffix" if left
                      else "prefix" if right else "exact")
-    return Plan(runs, tuple(modes), verify=not row["whole"] or bool(COARSE & set(words)))
+    return Plan(runs, tuple(modes), verify=not whole or bool(COARSE & set(words)))

@@ -64,7 +64,7 @@ def search(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
     needle = words.lower()
     if not needle:
         return []
-    asked = plan(db, words) if indexed else None
+    asked = plan(words) if indexed else None
     if asked is None or asked.scan:
         rows = db.run("corpus_text_search", pattern=literal_pattern(words), limit=limit)
     else:
