@@ -57,7 +57,8 @@ def _build(db_path: str, rebuild: bool, report) -> None:
     terms, postings = store.con.execute("SELECT (SELECT count(*) FROM search_terms),"
                                         " (SELECT count(*) FROM search_postings)").fetchone()
     store.close()
-    report.put((done, wall, cpu, os.path.getsize(db_path) - before, terms, postings))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024   # this child's peak
+    report.put((done, wall, cpu, os.path.getsize(db_path) - before, terms, postings, rss))
 
 
 def _build_in_child(db_path: Path, rebuild: bool) -> None:
@@ -65,9 +66,8 @@ def _build_in_child(db_path: Path, rebuild: bool) -> None:
     report = context.Queue()
     child = context.Process(target=_build, args=(str(db_path), rebuild, report))
     child.start()
-    done, wall, cpu, grown, terms, postings = report.get()
+    done, wall, cpu, grown, terms, postings, rss = report.get()
     child.join()
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"  index: {done:,} import positions indexed in {wall:,.1f} s wall, {cpu:,.1f} s CPU;"
           f" peak RSS {rss:,.0f} MB; {terms:,} words, {postings:,} postings;"
           f" the database grew {grown / 1e6:,.1f} MB")

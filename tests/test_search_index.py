@@ -18,6 +18,7 @@ from explorer.search import index
 from explorer.search.words import COARSE, FOLD, SCAN, TOKEN, plan
 from explorer.session.corpus_search import search
 from explorer.store.db import Store
+from explorer.store.save_as import save_as
 from tests.conftest import CORPUS
 
 #: Searches any corpus is asked: case, RE2's special folds (Kelvin sign, long s, final
@@ -146,6 +147,18 @@ def test_the_index_follows_a_second_import_and_a_changed_file(tmp_path, write_li
     finally:
         store.close()
     assert first.read_text(encoding="utf-8").count("Yaks only") == 1
+    # a copy made by Save Database As… has the meta facts but not the index: built again
+    copy = tmp_path / "copy.duckdb"
+    store = Store(tmp_path / "t.duckdb")
+    try:
+        save_as(store, copy)
+    finally:
+        store.close()
+    store = Store(copy)
+    try:
+        assert _session_ids(search(store, "yak")) == {"s1", "s2"}
+    finally:
+        store.close()
 
 
 def test_a_stopped_build_keeps_its_batches_and_goes_on(tmp_path, monkeypatch):
