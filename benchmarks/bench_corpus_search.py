@@ -41,8 +41,25 @@ QUERIES = ("the", "otel", "zqxjvk", "conf", "ile", "ERROR", "tool_use", "the fil
            '{"')
 
 
+def _peak_rss_mb() -> float:
+    """This process's peak RSS since :func:`_reset_peak` (VmHWM), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _reset_peak() -> None:
+    """Forget the peak RSS so far (a child's ru_maxrss starts at its parent's RSS)."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
 def _build(db_path: str, rebuild: bool, report) -> None:
     """In the child: bring the index in step (dropped first when ``rebuild``)."""
+    _reset_peak()
     store = Store(db_path)
     if rebuild:
         for table in ("search_postings", "search_terms", "search_files"):
@@ -57,7 +74,7 @@ def _build(db_path: str, rebuild: bool, report) -> None:
     terms, postings = store.con.execute("SELECT (SELECT count(*) FROM search_terms),"
                                         " (SELECT count(*) FROM search_postings)").fetchone()
     store.close()
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024   # this child's peak
+    rss = _peak_rss_mb()
     report.put((done, wall, cpu, os.path.getsize(db_path) - before, terms, postings, rss))
 
 
