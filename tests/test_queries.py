@@ -15,6 +15,8 @@ from explorer.audits.cache import COLUMNS as LIST_COLUMNS
 from explorer.cli.demo import demo_paths
 from explorer.ingest import coerce
 from explorer.model import CANONICAL_COLUMNS, ORDER_KEYS, CostSettings, Order
+from explorer.search import index as search_index
+from explorer.search.words import FOLD
 from explorer.store.db import Store
 from explorer.tokens import counts as token_counts
 from tests.helpers import load
@@ -51,6 +53,8 @@ FRAGMENTS = {
                "1 AS seq, 0 AS sub, 'USER' AS kind, NULL AS call_id, NULL AS tool, 0 AS cost, "
                "NULL AS note"),
     "QUERY": "(SELECT 1 AS pos)",
+    "FOLD": FOLD,
+    "VERIFIED": "SELECT eid FROM candidates",
     **{k.upper(): v for k, v in CostSettings(tokenizer="o200k").fragments().items()},
 }
 #: The cache table the statements of each family read (made in demo_store).
@@ -80,6 +84,8 @@ def demo_store(tmp_path_factory):
     s.run("create_record_rows")
     s.run("findings_cache_stage")
     s.con.execute("CREATE TEMP TABLE stage_records (row_no BIGINT, rec BIGINT, skipped VARCHAR)")
+    search_index.ensure(s)
+    s.con.execute("CREATE TEMP TABLE search_batch (eid BIGINT, term VARCHAR)")
     yield s
     s.close()
 

@@ -1,6 +1,8 @@
 """The corpus search over the session list: a box for words, then the sessions whose events'
 text holds them (the most matching first), each with its first match; Enter or a
-double-click on one shows that session at that event (as a finding is shown)."""
+double-click on one shows that session at that event (as a finding is shown). The first
+search after an import brings the word index in step (explorer.search.index): its progress
+is shown beside the box."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def search_task(store: Store, words: str, progress: Callable[[int, int], None],
                 should_stop: Callable[[], bool]) -> list[SessionHit]:
     db = store.cursor()
     try:
-        return search(db, words)
+        return search(db, words, progress=progress, should_stop=should_stop)
     finally:
         db.close()
 
@@ -54,7 +56,10 @@ class CorpusSearch(QWidget):
         self.edit.setPlaceholderText("Search every session's text (Enter)")
         self.edit.setClearButtonEnabled(True)
         self.edit.setToolTip("The sessions whose events' text (tool input and output too) "
-                             "holds these words, case folded; the most matching first")
+                             "holds these words, case folded; the most matching first.\n"
+                             "Words with a letter or digit are looked up in an index of every "
+                             "text's words (built on the first search after an import); "
+                             "punctuation or CJK alone reads every text, slower")
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.results = QTreeWidget(self)
@@ -86,6 +91,7 @@ class CorpusSearch(QWidget):
         worker = Worker(partial(search_task, self.store, words), "corpus search")
         worker.signals.finished.connect(self._on_worker_finished)
         worker.signals.failed.connect(self._on_worker_failed)
+        worker.signals.progressed.connect(self._on_worker_progressed)
         self.status.setText("searching…")
         return self._latest.start(worker)
 
@@ -115,6 +121,11 @@ class CorpusSearch(QWidget):
         events = sum(h.events for h in hits)
         self._show(hits, f"{len(hits):,} session(s){more}, {events:,} event(s)" if hits
                    else "not found")
+
+    @Slot(int, int)
+    def _on_worker_progressed(self, done: int, total: int) -> None:
+        if self._latest.is_current(self.sender()) and total:
+            self.status.setText(f"indexing the texts: {100 * done // total}%…")
 
     @Slot(object)
     def _on_worker_failed(self, exc: Exception) -> None:

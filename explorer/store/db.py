@@ -40,8 +40,8 @@ _MACROS = (
     "create_macro_txt_ts", "create_macro_kind_of",
 )
 #: Derived tables cached in the database (explorer.audits.cache, explorer.audits.findings_cache,
-#: explorer.tokens.counts).
-_CACHE_PREFIXES = ("audit_", "findings_", "tokens_")
+#: explorer.tokens.counts, explorer.search.index).
+_CACHE_PREFIXES = ("audit_", "findings_", "tokens_", "search_")
 _TABLES = ("events", "event_details", "rejected", "duplicates", "conflicts", "files", "meta",
            "imports_in_progress")
 

@@ -1,0 +1,38 @@
+-- The sessions whose events' text holds some words, found through the corpus search's
+-- index (explorer.session.corpus_search; the same rows as corpus_text_search.sql). $runs
+-- are the words' runs, each matched against the vocabulary as $modes says ('exact',
+-- 'prefix': a word that begins with it, 'suffix': ends with it, 'contains'); the
+-- candidates are the events holding a word of every run; /*VERIFIED*/ keeps them all
+-- (the index's answer is the match) or those whose text matches the words as a literal,
+-- case-insensitive RE2 pattern, as explorer.search.words decides. Postings of events
+-- since forgotten drop out in the join with events.
+WITH wanted AS (
+    SELECT i, $runs[i] AS run, $modes[i] AS mode FROM range(1, len($runs) + 1) r(i)
+), matched AS (
+    SELECT w.i, t.term_id
+    FROM search_terms t
+    JOIN wanted w ON CASE w.mode WHEN 'exact' THEN t.term = w.run
+                                 WHEN 'prefix' THEN starts_with(t.term, w.run)
+                                 WHEN 'suffix' THEN ends_with(t.term, w.run)
+                                 ELSE contains(t.term, w.run) END
+), candidates AS (
+    SELECT p.eid
+    FROM search_postings p
+    JOIN matched m USING (term_id)
+    GROUP BY p.eid
+    HAVING count(DISTINCT m.i) = len($runs)
+), verified AS (
+    /*VERIFIED*/
+), sessions AS (
+    SELECT e.session_id, count(*) AS events, arg_min(e.eid, (e.seq, e.sub, e.eid)) AS eid
+    FROM verified v
+    JOIN events e USING (eid)
+    GROUP BY e.session_id
+    ORDER BY events DESC, e.session_id
+    LIMIT $limit
+)
+SELECT s.session_id, s.events, e.seq, e.sub, e.kind::VARCHAR AS kind, e.call_id, d.text
+FROM sessions s
+JOIN events e USING (eid)
+JOIN event_details d USING (eid)
+ORDER BY s.events DESC, s.session_id

@@ -1,0 +1,2 @@
+-- The batch's words, once posted.
+DROP TABLE IF EXISTS search_batch

@@ -1,0 +1,223 @@
+"""The corpus search's index (explorer/search, issue 17): its answers are the scan's, on the
+real corpus and on generated text, for words, prefixes, substrings, phrases, any case,
+non-ASCII and control characters; it follows later imports and changed files; its case
+folding is RE2's (checked over every cased code point)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import duckdb
+import pytest
+
+from explorer.cli.generate import generate
+from explorer.ingest.imports import import_paths
+from explorer.jobs import Cancelled
+from explorer.search import index
+from explorer.search.words import COARSE, FOLD, SCAN, TOKEN, plan
+from explorer.session.corpus_search import search
+from explorer.store.db import Store
+from explorer.store.save_as import save_as
+from tests.conftest import CORPUS
+
+#: Searches any corpus is asked: case, RE2's special folds (Kelvin sign, long s, final
+#: sigma, dotted and dotless i), accents composed and not, CJK, control characters,
+#: punctuation alone, an RE2 quote inside the words.
+FIXED = ("the", "THE", "The", "otel", "OTEL", "conf", "ile", "error:", "def ", " import",
+         '{"', "a b", "i", "I", "İ", "ı", "K", "k", "\u212a", "s", "ſ", "ß", "ẞ", "σ", "ς",
+         "Σ", "é", "e\u0301", "日本", "的", "的一", "、", "\x1b[", "\x1b", "\t", "\x07", "...",
+         "x", "_", "tool_use", "Tool_Use", "\\E", "a\\Eb", "\\Q", "zqxjvk", "--", "0",
+         "http", "https://", "://", "ьд", "Привет", "über", "中文abc", "abc中")
+
+
+def _words_of(db, count: int, seed: int) -> list[str]:
+    """Searches drawn from the texts themselves: a whole word, its start, its end, its
+    middle, two words with what is between them, in the text's case and changed case."""
+    texts = [t for (t,) in db.con.execute(
+        "SELECT text FROM event_details WHERE text IS NOT NULL ORDER BY eid").fetchall()]
+    rng = random.Random(seed)
+    found = []
+    for _ in range(count):
+        text = rng.choice(texts)
+        words = [m for m in re.finditer(r"\w+", text)]
+        if len(words) < 2:
+            continue
+        i = rng.randrange(len(words) - 1)
+        word, after = words[i].group(), words[i + 1]
+        cut = max(1, len(word) // 2)
+        found += [word, word[:cut], word[-cut:], word[1:-1] or word,
+                  text[words[i].start():after.end()], word.upper(), word.swapcase()]
+    return [w for w in found if w.strip()]
+
+
+def _same(db, words) -> int:
+    """Assert the index answers every search as the scan does; return how many matched."""
+    matched = 0
+    for w in words:
+        indexed, scanned = search(db, w), search(db, w, indexed=False)
+        assert indexed == scanned, repr(w)
+        matched += bool(scanned)
+    return matched
+
+
+def _files(folder):
+    return sorted(str(p) for p in folder.rglob("*") if p.is_file() and p.name != "SOURCES.md")
+
+
+@pytest.fixture(scope="module")
+def real():
+    if not CORPUS.exists():
+        pytest.skip("the shared corpus is not here")
+    s = Store()
+    import_paths(s, _files(CORPUS))
+    yield s
+    s.close()
+
+
+def test_the_index_answers_as_the_scan_on_the_real_corpus(real):
+    db = real.cursor()
+    try:
+        assert index.ensure(db) > 0
+        terms, postings = db.con.execute(
+            "SELECT (SELECT count(*) FROM search_terms), (SELECT count(*) FROM search_postings)"
+        ).fetchone()
+        assert terms > 1000 and postings > terms
+        words = [*FIXED, *_words_of(db, 20, seed=17)]
+        assert _same(db, words) > len(words) // 2
+        # the index answered: without its postings a word is not found, though the scan finds it
+        assert search(db, "otel") and not plan("otel").verify
+        db.con.execute("CREATE TEMP TABLE kept AS SELECT * FROM search_postings")
+        db.con.execute("DELETE FROM search_postings")
+        assert search(db, "otel") == [] and search(db, "otel", indexed=False)
+        db.con.execute("INSERT INTO search_postings SELECT * FROM kept")
+    finally:
+        db.close()
+
+
+def test_the_index_answers_as_the_scan_on_generated_text(tmp_path):
+    source = tmp_path / "gen.jsonl"
+    generate(source, sessions=12, turns=4, text=True)   # English-ish and CJK sessions
+    store = Store()
+    try:
+        import_paths(store, [str(source)])
+        db = store.cursor()
+        words = [*FIXED, *_words_of(db, 12, seed=5)]
+        assert _same(db, words) > len(words) // 2
+        db.close()
+    finally:
+        store.close()
+
+
+def _session_ids(hits):
+    return {h.session_id for h in hits}
+
+
+def test_the_index_follows_a_second_import_and_a_changed_file(tmp_path, write_lines):
+    first = write_lines("a.jsonl", '{"session_id": "s1", "seq": 1, "kind": "USER", '
+                                   '"text": "Zebra crossing"}')
+    store = Store(tmp_path / "t.duckdb")
+    try:
+        import_paths(store, [str(first)])
+        db = store.cursor()
+        assert _session_ids(search(db, "zebra")) == {"s1"}     # built on this first search
+        assert index.pending(db) == 0
+        second = write_lines("b.jsonl", '{"session_id": "s2", "seq": 1, "kind": "USER", '
+                                        '"text": "a zebra, then a Yak"}')
+        import_paths(store, [str(second)])
+        assert index.pending(db) == 1
+        assert _session_ids(search(db, "ZEBRA")) == {"s1", "s2"}
+        assert _session_ids(search(db, "yak")) == {"s2"}
+        # the first file changed on disk: imported again, its old words are forgotten
+        write_lines("a.jsonl", '{"session_id": "s1", "seq": 1, "kind": "USER", '
+                               '"text": "Yaks only"}')
+        import_paths(store, [str(first)])
+        assert _session_ids(search(db, "zebra")) == {"s2"}
+        assert _session_ids(search(db, "yak")) == {"s1", "s2"}
+        for words in ("zebra", "yak", "a zebra", "aks", "only", "Yaks o"):
+            assert search(db, words) == search(db, words, indexed=False)
+        db.close()
+    finally:
+        store.close()
+    # the index lives in the database: reopened, it is in step, and the logs are untouched
+    store = Store(tmp_path / "t.duckdb")
+    try:
+        assert index.pending(store) == 0
+        assert _session_ids(search(store, "yak")) == {"s1", "s2"}
+    finally:
+        store.close()
+    assert first.read_text(encoding="utf-8").count("Yaks only") == 1
+    # a copy made by Save Database As… has the meta facts but not the index: built again
+    copy = tmp_path / "copy.duckdb"
+    store = Store(tmp_path / "t.duckdb")
+    try:
+        save_as(store, copy)
+    finally:
+        store.close()
+    store = Store(copy)
+    try:
+        assert _session_ids(search(store, "yak")) == {"s1", "s2"}
+    finally:
+        store.close()
+
+
+def test_a_stopped_build_keeps_its_batches_and_goes_on(tmp_path, monkeypatch):
+    source = tmp_path / "gen.jsonl"
+    generate(source, sessions=4, turns=3, text=True)
+    store = Store()
+    try:
+        import_paths(store, [str(source)])
+        monkeypatch.setattr(index, "BATCH", 10)
+        total = index.pending(store)
+        asked = []
+        with pytest.raises(Cancelled):
+            index.ensure(store, lambda d, t: asked.append(d), lambda: len(asked) > 2)
+        assert 0 < index.pending(store) < total
+        left = index.pending(store)
+        assert index.ensure(store) == left
+        assert index.pending(store) == 0
+        assert search(store, "the") == search(store, "the", indexed=False)
+    finally:
+        store.close()
+
+
+def test_the_plan_of_a_search():
+    assert plan("Config") == plan("config")
+    one = plan("config")
+    assert one.runs == ("config",) and one.modes == ("contains",) and not one.verify
+    two = plan("foo.bar baz")
+    assert two.runs == ("foo", "bar", "baz") and two.verify
+    assert two.modes == ("suffix", "exact", "prefix")
+    assert plan(".foo.").modes == ("exact",)
+    assert plan("{\"") == SCAN and plan("的一") == SCAN
+    assert plan("abc的").modes == ("suffix",)
+    assert plan("İstanbul").verify and plan("istanbul").verify is False
+
+
+def test_the_fold_is_re2s_case_folding_over_every_cased_code_point():
+    """FOLD gives two characters the same letter exactly when RE2's (?i) matches one with
+    the other, outside COARSE (where it is coarser, never finer)."""
+    con = duckdb.connect()
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    con.execute("CREATE TABLE c AS SELECT unnest($l) AS text", {"l": chars})
+    cased = [r[0] for r in con.execute(
+        f"SELECT text FROM c WHERE lower(text) <> text OR upper(text) <> text "
+        f"OR {FOLD} <> text").fetchall()]
+    images = {r[0] for r in con.execute(
+        f"SELECT unnest([lower(text), upper(text), {FOLD}]) FROM c "
+        f"WHERE text IN (SELECT unnest($l))", {"l": cased}).fetchall()}
+    every = sorted(set(cased) | {x for x in images if len(x) == 1})
+    assert len(every) > 2500
+    rows = con.execute(
+        f"SELECT text, regexp_extract_all($all, '(?i)\\Q' || text || '\\E'), {FOLD} "
+        f"FROM (SELECT unnest($l) AS text)", {"all": "".join(every), "l": every}).fetchall()
+    folded = {c: f for c, _orbit, f in rows}
+    assert all(len(f) == 1 for f in folded.values())
+    for c, orbit, f in rows:
+        assert {folded[d] for d in orbit} == {f}, repr(c)        # never finer than RE2
+        same = {d for d in every if folded[d] == f}
+        assert same == set(orbit) or c in COARSE, repr(c)       # nor coarser, but COARSE
+    # a word: letters but CJK, digits, marks, _
+    assert con.execute(f"SELECT regexp_extract_all({FOLD}, $t) FROM (SELECT $s AS text)",
+                       {"t": TOKEN, "s": "Ab_1 c的d e\u0301-x"}).fetchone()[0] == \
+        ["ab_1", "c", "d", "e\u0301", "x"]
