@@ -42,6 +42,7 @@ from widgets.repair_dialog import RepairJob
 from widgets.report_dialog import ReportJob
 from widgets.request_panel import RequestPanel
 from widgets.sessions_pane import SessionsPane
+from widgets.subagent_nav import SubagentNav
 from widgets.sweep_panel import SweepPanel
 from widgets.table_copy import install_tsv_copy
 from widgets.texts import DATABASE_FILTER, LOG_FILTER
@@ -110,6 +111,11 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._build_central()
         self._build_menus(settings)
+        self.subagents = SubagentNav(self.session_panel, self.model, self)   # sub-agent links
+        self.session_panel.add_header(self.subagents)
+        self.subagents.session_requested.connect(self.go_to_finding)
+        self.view_menu.addSeparator()
+        self.view_menu.addActions(self.subagents.actions())
         self.job_status = JobStatus(self.statusBar())
         self.progress = self.job_status.progress
         self.cancel_button = self.job_status.cancel_button
@@ -150,6 +156,7 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self, settings: QSettings | None) -> None:
         menus = WindowMenus(self.menuBar(), self.workspace, self, settings)
+        self.view_menu = menus.view_menu
         self.open_action, self.recent = menus.open_action, menus.recent
         self.open_folder_action = menus.open_folder_action
         menus.open_action.triggered.connect(self.open_files)

@@ -130,6 +130,7 @@ class SessionPanel(QWidget):
             buttons.addWidget(button)
         buttons.addWidget(self.rule_box)
         buttons.addWidget(self.finding_label, 1)
+        self._buttons = buttons
         self.expand_button.clicked.connect(self.expand_all)
         self.collapse_button.clicked.connect(self.tree.collapseAll)
         self.previous_button.clicked.connect(self.previous_finding)
@@ -153,6 +154,11 @@ class SessionPanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.find_bar)
         layout.addWidget(split, 1)
+
+    def add_header(self, widget: QWidget) -> None:
+        """Put ``widget`` at the end of the button row above the tree (another part's
+        controls for the session shown, e.g. :class:`widgets.subagent_nav.SubagentNav`)."""
+        self._buttons.addWidget(widget)
 
     def _build_shortcuts(self) -> None:
         self.next_shortcut = QShortcut(QKeySequence("F3"), self)
@@ -348,10 +354,12 @@ class SessionPanel(QWidget):
     def select_event(self, seq: int, sub: int | None, kind: str | None = None,
                      call_id: str | None = None, add: bool = False) -> int | None:
         """Select the event of this session with ``seq`` (and ``sub``, ``kind``, ``call_id``
-        when given; an exact ``sub`` is preferred); the frame row, or None when absent."""
-        if self.data is None or seq is None:
+        when given; an exact ``sub`` is preferred; no ``seq``: the first of that ``call_id``);
+        the frame row, or None when absent."""
+        if self.data is None or (seq is None and call_id is None):
             return None
-        match = pl.col("seq") == seq   # a filter, not a Python tuple per event
+        # a filter, not a Python tuple per event
+        match = pl.col("seq") == seq if seq is not None else pl.lit(True)
         if kind is not None:
             match &= pl.col("kind").cast(pl.String) == kind
         if call_id is not None:
