@@ -35,6 +35,7 @@ from widgets.follow_job import FollowJob
 from widgets.help_dialogs import MarksDialog, ShortcutsDialog
 from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
+from widgets.key_collapse_dialog import KeyCollapseEntry
 from widgets.lab_panel import LabPanel
 from widgets.limits_dialog import LimitsDialog
 from widgets.rejected_dialog import RejectedDialog
@@ -116,6 +117,8 @@ class MainWindow(QMainWindow):
         self.subagents.session_requested.connect(self.go_to_finding)
         self.view_menu.addSeparator()
         self.view_menu.addActions(self.subagents.actions())
+        self.key_collapse = KeyCollapseEntry(self, self.go_to_finding)   # View → Key collapse…
+        self.view_menu.addAction(self.key_collapse.action)
         self.job_status = JobStatus(self.statusBar())
         self.progress = self.job_status.progress
         self.cancel_button = self.job_status.cancel_button
