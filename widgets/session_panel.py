@@ -130,7 +130,6 @@ class SessionPanel(QWidget):
             buttons.addWidget(button)
         buttons.addWidget(self.rule_box)
         buttons.addWidget(self.finding_label, 1)
-        self._buttons = buttons
         self.expand_button.clicked.connect(self.expand_all)
         self.collapse_button.clicked.connect(self.tree.collapseAll)
         self.previous_button.clicked.connect(self.previous_finding)
@@ -150,15 +149,20 @@ class SessionPanel(QWidget):
         self.splitter = split
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.title)
+        # the title (it wraps) and, at its right, other parts' controls (add_header)
+        self._title_row = QHBoxLayout()
+        self._title_row.setContentsMargins(0, 0, 0, 0)
+        self._title_row.addWidget(self.title, 1)
+        layout.addLayout(self._title_row)
         layout.addLayout(buttons)
         layout.addWidget(self.find_bar)
         layout.addWidget(split, 1)
 
     def add_header(self, widget: QWidget) -> None:
-        """Put ``widget`` at the end of the button row above the tree (another part's
-        controls for the session shown, e.g. :class:`widgets.subagent_nav.SubagentNav`)."""
-        self._buttons.addWidget(widget)
+        """Put ``widget`` at the right of the title line (another part's controls for the
+        session shown, e.g. :class:`widgets.subagent_nav.SubagentNav`); the title wraps
+        beside it, so the panel grows no wider."""
+        self._title_row.addWidget(widget, 0, Qt.AlignmentFlag.AlignTop)
 
     def _build_shortcuts(self) -> None:
         self.next_shortcut = QShortcut(QKeySequence("F3"), self)

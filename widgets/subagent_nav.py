@@ -1,7 +1,7 @@
 """Sub-agents one step away, and back (issue 17): from the CALL that started a sub-agent (a
 Claude Code ``Task``) to the sub-agent's session, and from that session back to its parent
-with the calling CALL selected. Two actions, shown as buttons at the end of the session
-panel's button row and in the View menu:
+with the calling CALL selected. Two actions, shown as buttons at the right of the session
+panel's title and in the View menu:
 
 - *Open sub-agent session* (Alt+Right; also Enter or a double click on the CALL row): enabled
   when the current tree row is a CALL whose sub-agent session is in the list;
@@ -46,6 +46,9 @@ class SubagentNav(QWidget):
         self.open_action.setShortcut(QKeySequence("Alt+Right"))
         self.back_action = QAction(f"◀ {BACK_TEXT}", self)
         self.back_action.setShortcut(QKeySequence("Alt+Left"))
+        # short on the buttons (beside the session's title), whole in the View menu
+        self.open_action.setIconText("Sub-agent ▶")
+        self.back_action.setIconText("◀ Parent")
         for action in (self.open_action, self.back_action):
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         layout = QHBoxLayout(self)
