@@ -117,7 +117,7 @@ class KeyCollapseModel(QAbstractTableModel):
         if role == _ROLE.ToolTipRole and name in ("key", "user_id", "logged turns",
                                                    "collided turns"):
             return tooltip(visible(raw) if name in ("key", "user_id") else raw)
-        if role == _ROLE.TextAlignmentRole and name in ("events", "files"):
+        if role == _ROLE.TextAlignmentRole and name in ("events", "files", "first event"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -163,11 +163,14 @@ class KeyCollapseDialog(QDialog):
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        width = self.fontMetrics().averageCharWidth()
-        for name, chars in (("key", 22), ("user_id", 18), ("events", 8), ("logged turns", 16),
-                            ("collided turns", 16), ("files", 6)):
-            header.resizeSection(COLUMNS.index(name), width * chars)
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COLUMNS.index("key"), QHeaderView.ResizeMode.Stretch)
+        # as wide as the header's text or a usual value, whichever is wider
+        metrics, char = header.fontMetrics(), self.fontMetrics().averageCharWidth()
+        for name, chars in (("key", 18), ("user_id", 16), ("events", 7), ("logged turns", 12),
+                            ("collided turns", 12), ("files", 5), ("first event", 9)):
+            header.resizeSection(COLUMNS.index(name),
+                                 max(char * chars, metrics.horizontalAdvance(name) + 24))
         self._copy = install_tsv_copy(self.view)
         self.view.selectionModel().currentRowChanged.connect(self._on_view_current_row_changed)
         self.refresh_button = QPushButton("Refresh", self)
