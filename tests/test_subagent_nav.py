@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from explorer.session.subagents import children_by_call
 from widgets.app import make_window
+from widgets.turn_tree_cells import SUBAGENT_MARK
 
 WAIT = 60_000
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "claude-code"
@@ -77,6 +78,11 @@ def test_enter_opens_the_sub_agent_and_alt_left_comes_back_to_its_call(qtbot, wi
     assert not nav.open_action.isEnabled()               # another call: no sub-agent
     panel.select_row(task)
     assert nav.open_action.isEnabled() and agent in nav.open_action.toolTip()
+    # the row says it started a sub-agent (that row only), its tooltip names the session
+    marked = [r for r in range(len(kinds))
+              if SUBAGENT_MARK in (panel.model.index_of_row(r).data() or "")]
+    assert marked == [task]
+    assert agent in panel.model.index_of_row(task).data(Qt.ItemDataRole.ToolTipRole)
     assert focus() is panel.tree
     with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
         qtbot.keyClick(panel.tree, KEY.Key_Return)       # Enter on the Task row

@@ -42,6 +42,7 @@ class SubagentNav(QWidget):
         self.panel, self.sessions = panel, sessions
         self._children: dict[str, str] = {}   # the shown session's: call id -> child
         self._children_of = ""
+        self._marked: tuple = ()   # (session, tree) whose CALL rows are marked in the tree
         self.open_action = QAction(f"{OPEN_TEXT} ▶", self)
         self.open_action.setShortcut(QKeySequence("Alt+Right"))
         self.back_action = QAction(f"◀ {BACK_TEXT}", self)
@@ -120,12 +121,31 @@ class SubagentNav(QWidget):
     def update_actions(self) -> None:
         """Enable each action where it leads somewhere; its tooltip says where."""
         self._children_of = "\0"   # the list or the session changed: read the links again
+        self._mark_calls()
         self._show_child(self.child_of_current())
         link = self.parent_of_shown()
         self.back_action.setEnabled(link is not None)
         self.back_action.setToolTip(
             f"Show {elided(link[0])}, the session that started this sub-agent, at its call "
             "(Alt+Left)" if link else "The session shown is not a sub-agent's")
+
+    def _mark_calls(self) -> None:
+        """Mark the CALL rows of the tree that started a listed sub-agent session (once
+        per session and tree read, not on every relayout)."""
+        model = self.panel.model
+        links = self._links()
+        shown = (self.panel.session_id, model.tree, tuple(sorted(links.items())))
+        if shown == self._marked:
+            return
+        self._marked = shown
+        rows: dict[int, str] = {}
+        if links:
+            tree = model.tree
+            calls = ((tree.kind == "CALL") & tree.call_id.is_in(list(links))).fill_null(False).to_numpy()
+            call_ids = tree.call_id
+            rows = {int(r): links[call_ids[int(r)]] for r in calls.nonzero()[0]}
+        model.set_links(rows)
+        self.panel.tree.viewport().update()
 
     def _show_child(self, child: str | None) -> None:
         self.open_action.setEnabled(child is not None)
