@@ -51,7 +51,7 @@ FRAGMENTS = {
     "TEXT": "text, raw,",
     "EVENTS": ("SELECT 1 AS call_pos, 2 AS result_pos, 3 AS pos, 0 AS turn_no, 4 AS eid, "
                "1 AS seq, 0 AS sub, 'USER' AS kind, NULL AS call_id, NULL AS tool, 0 AS cost, "
-               "NULL AS note"),
+               "NULL AS note, NULL AS message_id"),
     "QUERY": "(SELECT 1 AS pos)",
     "FOLD": FOLD,
     "VERIFIED": "SELECT eid FROM candidates",

@@ -127,7 +127,8 @@ def test_turns_and_pairs(qtmodeltester, store, tmp_path):
 
 def test_noted_events_show_their_note_and_open_no_turn(qtmodeltester, store, tmp_path):
     """FORMAT.md note: a USER event the harness wrote shows its note and stays in the turn
-    it falls in; a thinking OTHER event shows `thinking`."""
+    it falls in; a thinking OTHER event shows `thinking`, under the assistant message after
+    it (no message_id here: the next ASSISTANT of the turn; tests/test_thinking_rows.py)."""
     rows = [
         {"session_id": "s", "seq": 1, "kind": "USER", "text": "fix it"},
         {"session_id": "s", "seq": 2, "kind": "OTHER", "note": "thinking", "tokens": 0, "text": "hm"},
@@ -138,8 +139,9 @@ def test_noted_events_show_their_note_and_open_no_turn(qtmodeltester, store, tmp
     model = _model(store, tmp_path, rows)
     turns = [model.index(r, 0) for r in range(model.rowCount())]
     assert [t.data() for t in turns] == ["Turn 1 — fix it", "Turn 2 — thanks"]
-    assert _texts(model, turns[0]) == ["USER — fix it", "OTHER (thinking) — hm",
-                                       "USER (command output) — done", "ASSISTANT — fixed"]
+    assert _texts(model, turns[0]) == ["USER — fix it", "USER (command output) — done",
+                                       "ASSISTANT — fixed"]
+    assert _texts(model, model.index(2, 0, turns[0])) == ["OTHER (thinking) — hm"]
     qtmodeltester.check(model)
 
 

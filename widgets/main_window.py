@@ -35,6 +35,7 @@ from widgets.follow_job import FollowJob
 from widgets.help_dialogs import MarksDialog, ShortcutsDialog
 from widgets.import_job import ImportJob
 from widgets.import_report_dialog import show_import_report
+from widgets.key_collapse_dialog import KeyCollapseEntry
 from widgets.lab_panel import LabPanel
 from widgets.limits_dialog import LimitsDialog
 from widgets.rejected_dialog import RejectedDialog
@@ -42,6 +43,7 @@ from widgets.repair_dialog import RepairJob
 from widgets.report_dialog import ReportJob
 from widgets.request_panel import RequestPanel
 from widgets.sessions_pane import SessionsPane
+from widgets.subagent_nav import SubagentNav
 from widgets.sweep_panel import SweepPanel
 from widgets.table_copy import install_tsv_copy
 from widgets.texts import DATABASE_FILTER, LOG_FILTER
@@ -110,6 +112,13 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._build_central()
         self._build_menus(settings)
+        self.subagents = SubagentNav(self.session_panel, self.model, self)   # sub-agent links
+        self.session_panel.add_header(self.subagents)
+        self.subagents.session_requested.connect(self.go_to_finding)
+        self.view_menu.addSeparator()
+        self.view_menu.addActions(self.subagents.actions())
+        self.key_collapse = KeyCollapseEntry(self, self.go_to_finding)   # View → Key collapse…
+        self.view_menu.addAction(self.key_collapse.action)
         self.job_status = JobStatus(self.statusBar())
         self.progress = self.job_status.progress
         self.cancel_button = self.job_status.cancel_button
@@ -150,6 +159,7 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self, settings: QSettings | None) -> None:
         menus = WindowMenus(self.menuBar(), self.workspace, self, settings)
+        self.view_menu = menus.view_menu
         self.open_action, self.recent = menus.open_action, menus.recent
         self.open_folder_action = menus.open_folder_action
         menus.open_action.triggered.connect(self.open_files)

@@ -149,10 +149,20 @@ class SessionPanel(QWidget):
         self.splitter = split
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.title)
+        # the title (it wraps) and, at its right, other parts' controls (add_header)
+        self._title_row = QHBoxLayout()
+        self._title_row.setContentsMargins(0, 0, 0, 0)
+        self._title_row.addWidget(self.title, 1)
+        layout.addLayout(self._title_row)
         layout.addLayout(buttons)
         layout.addWidget(self.find_bar)
         layout.addWidget(split, 1)
+
+    def add_header(self, widget: QWidget) -> None:
+        """Put ``widget`` at the right of the title line (another part's controls for the
+        session shown, e.g. :class:`widgets.subagent_nav.SubagentNav`); the title wraps
+        beside it, so the panel grows no wider."""
+        self._title_row.addWidget(widget, 0, Qt.AlignmentFlag.AlignTop)
 
     def _build_shortcuts(self) -> None:
         self.next_shortcut = QShortcut(QKeySequence("F3"), self)
@@ -348,10 +358,12 @@ class SessionPanel(QWidget):
     def select_event(self, seq: int, sub: int | None, kind: str | None = None,
                      call_id: str | None = None, add: bool = False) -> int | None:
         """Select the event of this session with ``seq`` (and ``sub``, ``kind``, ``call_id``
-        when given; an exact ``sub`` is preferred); the frame row, or None when absent."""
-        if self.data is None or seq is None:
+        when given; an exact ``sub`` is preferred; no ``seq``: the first of that ``call_id``);
+        the frame row, or None when absent."""
+        if self.data is None or (seq is None and call_id is None):
             return None
-        match = pl.col("seq") == seq   # a filter, not a Python tuple per event
+        # a filter, not a Python tuple per event
+        match = pl.col("seq") == seq if seq is not None else pl.lit(True)
         if kind is not None:
             match &= pl.col("kind").cast(pl.String) == kind
         if call_id is not None:

@@ -188,6 +188,10 @@ class SessionsModel(QAbstractTableModel):
         """(parent session, parent call) of a sub-agent's session; None for the others."""
         return self._parents.get(session_id)
 
+    def parents(self) -> dict[str, tuple[str, str | None]]:
+        """Every sub-agent's session -> (parent session, parent call)."""
+        return dict(self._parents)
+
     def _read_parents(self) -> dict[str, tuple[str, str | None]]:
         try:
             return {sid: (parent, call) for sid, parent, call in self._db.run("child_sessions")}

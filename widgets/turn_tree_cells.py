@@ -12,10 +12,12 @@ from PySide6.QtGui import QBrush, QColor
 from explorer.audits.marks import MARKS
 from explorer.session.readable import event_label
 from explorer.session.view_overlay import SyntheticItem
-from explorer.text_escape import elided
+from explorer.text_escape import elided, visible
 from widgets.mark_style import BADGES_ROLE, STYLES, VIEW_ERROR_KEYS, tooltip
 
 COLUMNS = ("event", "seq", "cost", "view", "marks")
+#: After the tool of a CALL that started a listed sub-agent session.
+SUBAGENT_MARK = "↳ sub-agent"
 EVENT, SEQ, COST, VIEW, MARK = range(len(COLUMNS))
 _ROLE = Qt.ItemDataRole
 #: The background of a row whose text holds the session search's words (Ctrl+F), and the
@@ -32,6 +34,15 @@ class TurnTreeCells:
         repaints to show it."""
         rows = frozenset(rows)
         self._hit_state = (self._frame, rows, frozenset(int(self._turn_of[r]) for r in rows))
+
+    def set_links(self, links: dict[int, str]) -> None:
+        """Mark the CALL rows that started a listed sub-agent session (row -> its id,
+        :mod:`widgets.subagent_nav`): their label says so, their tooltip names it."""
+        self._link_state = (self._frame, dict(links))
+
+    def _links(self) -> dict[int, str]:
+        state = getattr(self, "_link_state", None)
+        return state[1] if state is not None and state[0] is self._frame else {}
 
     def _hits(self) -> tuple[frozenset, frozenset]:
         state = getattr(self, "_hit_state", None)
@@ -77,7 +88,11 @@ class TurnTreeCells:
                 # the tool and note are log text; the call id is in the detail
                 tool = self._tool[row]
                 note = self._note[row] if self._note is not None else self._column("note", row)
-                return event_label(self._kind[row], elided(tool) if tool else None,
+                if tool and row in self._links():
+                    tool = f"{elided(tool)} {SUBAGENT_MARK}"
+                elif tool:
+                    tool = elided(tool)
+                return event_label(self._kind[row], tool or None,
                                    elided(str(note)) if note else None,
                                    self._column("is_error", row), self._text_preview(row))
             if column == SEQ:
@@ -96,6 +111,11 @@ class TurnTreeCells:
             return self._grey
         if role == _ROLE.FontRole and out:
             return self._italic
+        if role == _ROLE.ToolTipRole and column == EVENT and row in self._links():
+            child = self._links()[row]
+            keys = self.mark_keys(row)
+            return (f"Started the sub-agent session {visible(child)}: Enter or Alt+Right "
+                    "shows it" + (f"\n{tooltip(keys)}" if keys else ""))
         if role in (_ROLE.ToolTipRole, _ROLE.BackgroundRole):
             keys = self.mark_keys(row)
             if keys and role == _ROLE.ToolTipRole:

@@ -121,6 +121,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self._note = tree.note
         self._seq, self._sub, self._cost = tree.seq, tree.sub, tree.cost
         self._result_of, self._call_of = tree.result_of, tree.call_of
+        self._thinking = tree.thinking if tree.thinking is not None and len(tree.thinking) else None
         self._turn_no, self._top_rows = tree.turn_no, tree.top_rows
         self._tree_order, self._tree_pos, self._turn_of = tree.tree_order, tree.tree_pos, tree.turn_of
         self._turn_size, self._turn_cost = tree.turn_size, tree.turn_cost
@@ -233,21 +234,23 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self.endInsertRows()
 
     def _build(self, parent: Node, rows: list[int]) -> list[Node]:
-        """Nodes for event rows under ``parent``, with their nested RESULT and synthetic rows."""
+        """Nodes for event rows under ``parent``, with their nested thinking, RESULT and
+        synthetic rows (a CALL's synthetic rows first: :meth:`_replace_synthetic`)."""
         out: list[Node] = []
         for row in rows:
             node = Node(parent, row)
             self._node_of[row] = node
             out.append(node)
-            follow = [Node(parent, item=item) for item in self._synth.get(row, ())]
+            thinking = self._thinking[row] if self._thinking is not None else ()
             if self._kind[row] == "CALL":
                 inner = [Node(node, item=item) for item in self._synth.get(row, ())]
                 result = self._result_of.get(row)
-                node.children = inner + (self._build(node, [result]) if result is not None else [])
+                node.children = (inner + (self._build(node, thinking) if thinking else [])
+                                 + (self._build(node, [result]) if result is not None else []))
                 number(node.children)
             else:
-                node.children = []
-                out += follow
+                node.children = self._build(node, thinking) if thinking else []
+                out += [Node(parent, item=item) for item in self._synth.get(row, ())]
         number(out)
         return out
 

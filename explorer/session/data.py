@@ -126,7 +126,7 @@ class SessionTree:
 
 #: The columns :func:`load_tree` reads (``queries/session_events_tree.sql``) and adds.
 TREE_COLUMNS = ("pos", "turn_no", "eid", "seq", "sub", "kind", "call_id", "tool", "cost",
-                "note", "display_call_pos")
+                "note", "display_call_pos", "thinking_owner_pos")
 _NONE: frozenset[str] = frozenset()
 
 

@@ -30,22 +30,37 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
 
     ``turn_no`` is the derived turn (FORMAT.md: a turn opens at every USER event; 0 is
     the preamble); ``call_pos``/``result_pos`` are the pairing of AUDITS.md (positions
-    are 1-based); ``display_call_pos`` is the one-to-one pairing the tree shows.
+    are 1-based); ``display_call_pos`` is the one-to-one pairing the tree shows;
+    ``thinking_owner_pos`` the event a thinking block sits under in the tree
+    (``queries/thinking_owners.sql``; NULL on every other event).
     """
     token_counts.ensure(db, settings, session_id)
     wide = texts and not tree_only
     fragments = {"order": ORDER_KEYS[Order(order)], "text": "text, raw," if wide else "",
                  **settings.fragments()}
     params = {"session_id": session_id, **settings.params()}
+    events = queries.render("session_events", **(fragments | {"text": ""}))
     if wide:
         frame = db.frame("session_events", fragments, **params)
     elif known is not None:
-        return _with_rest(db, known, queries.render("session_events", **fragments), params)
+        return _with_rest(db, known, events, params)
     else:
-        events = queries.render("session_events", **fragments)
         name = "session_events_tree" if tree_only else "session_events_narrow"
         frame = db.frame(name, {"events": events}, **params)
-    return frame.with_columns(display_pairs(frame))
+    return frame.with_columns(display_pairs(frame), thinking_owners(db, frame, events, params))
+
+
+def thinking_owners(db: Db, frame: pl.DataFrame, events: str, params: dict) -> pl.Series:
+    """For each thinking block (OTHER, note ``thinking``) of a frame read by
+    :func:`session_events`, the position of the event of its assistant message that the
+    tree shows it under (``queries/thinking_owners.sql``, over ``events``: that frame's
+    statement without texts), else None. Read only when the frame has thinking blocks."""
+    empty = pl.repeat(None, frame.height, dtype=pl.Int64, eager=True).alias("thinking_owner_pos")
+    if "note" not in frame.columns or not (
+            (frame["kind"] == "OTHER") & (frame["note"] == "thinking")).any():
+        return empty
+    owners = db.frame("thinking_owners", {"events": events}, **params).drop_nulls("owner_pos")
+    return empty.scatter(owners["pos"].to_numpy() - 1, owners["owner_pos"])
 
 
 def _with_rest(db: Db, known: pl.DataFrame, events: str, params: dict) -> pl.DataFrame:
@@ -56,7 +71,7 @@ def _with_rest(db: Db, known: pl.DataFrame, events: str, params: dict) -> pl.Dat
     narrow = queries.render("session_events_narrow", events=events)
     described = db.con.execute(queries.render("session_events_columns", query=narrow),
                                params).fetchall()
-    columns = [row[0] for row in described] + ["display_call_pos"]
+    columns = [row[0] for row in described] + ["display_call_pos", "thinking_owner_pos"]
     return pl.concat([known, rest.drop("pos")], how="horizontal").select(columns)
 
 
