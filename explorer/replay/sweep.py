@@ -15,18 +15,17 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 import queries
-from explorer.compaction import transforms
-from explorer.compaction.corpus import Corpus, load
+from explorer.compaction.corpus import Corpus
 from explorer.compaction.per_session import session_logs
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy
+from explorer.compaction.sweep import positive_budgets, sweep_corpus
 from explorer.jobs import check
 from explorer.model import CostSettings, Order
 from explorer.replay.corpus_calls import CorpusCalls, corpus_calls
 from explorer.replay.run import ReplayLog, replay
 from explorer.replay.triggers import Trigger
 from explorer.store.db import Db
-from explorer.tokens import counts as token_counts
 
 #: The keys of ``sweep --trigger --json`` after trigger, strategy and budget (REPLAY.md).
 FIGURES = ("calls", "compactions", "invalid_calls", "peak_cost", "sessions_with_invalid_call")
@@ -60,12 +59,8 @@ def sweep_triggered(db: Db, triggers: Iterable[str], strategies: Iterable[str],
     settings = settings or CompactionSettings()
     parsed_t = [Trigger.parse(t) for t in triggers]
     parsed_s = [Strategy.parse(s) for s in strategies]
-    budgets = [int(b) for b in budgets]
-    if any(b < 1 for b in budgets):
-        raise ValueError("budgets are positive numbers of tokens")
-    token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
-    corpus, _ = load(db, order, cost_settings)
-    corpus = transforms.for_corpus(db, corpus, settings, cost_settings)
+    budgets = positive_budgets(budgets)
+    corpus = sweep_corpus(db, order, cost_settings, settings, progress, should_stop)
     calls = corpus_calls(corpus, uncounted_users(db, corpus))
     slow = None
     rows, total = [], len(parsed_t) * len(parsed_s) * len(budgets)
