@@ -98,6 +98,9 @@ class ReplayStrip(QWidget):
         self.label = QLabel("No session", self)
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)
+        # a wrapped label under-reports its height: room for the three lines it takes in a
+        # narrow pane, or the splitter squeezes the strip and the legend covers the axis
+        self.label.setMinimumHeight(3 * self.label.fontMetrics().lineSpacing() + 4)
         self.plot = pg.PlotWidget(self)
         self.plot.setBackground("w")
         self.plot.setLabel("bottom", "model call")

@@ -8,10 +8,10 @@ summed into the figures.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from explorer.compaction import transforms
-from explorer.compaction.corpus import load
+from explorer.compaction.corpus import Corpus, load
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy, reference
 from explorer.compaction.view_metrics import figures, measured
@@ -30,6 +30,26 @@ FIGURES = ("windows", "kept_cost", "max_cost", "over_budget", "empty", "orphan_r
 VECTORIZED = tuple(f.name for f in reference.FAMILIES)
 
 
+def positive_budgets(budgets: Iterable[int]) -> list[int]:
+    """The budgets as integers (ValueError unless each is a positive number of tokens)."""
+    budgets = [int(b) for b in budgets]
+    if any(b < 1 for b in budgets):
+        raise ValueError("budgets are positive numbers of tokens")
+    return budgets
+
+
+def sweep_corpus(db: Db, order: Order, cost_settings: CostSettings,
+                 settings: CompactionSettings,
+                 progress: Callable[[int, int], None] | None = None,
+                 should_stop: Callable[[], bool] | None = None) -> Corpus:
+    """The corpus a sweep reads (this one and ``sweep --trigger``'s): in ``order``, costed
+    by ``cost_settings``, with the transforms ``settings`` switch on."""
+    # a tokenizer's counts, once per event: the long part, so it reports and stops
+    token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
+    corpus, _ = load(db, order, cost_settings)
+    return transforms.for_corpus(db, corpus, settings, cost_settings)
+
+
 def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Order = Order.SEQ,
           cost_settings: CostSettings = CostSettings(),
           settings: CompactionSettings = CompactionSettings(),
@@ -39,13 +59,8 @@ def sweep(db: Db, strategies: Iterable[str], budgets: Iterable[int], order: Orde
     """One row of corpus figures per (strategy, budget), strategies outer, budgets inner;
     ``more(corpus, decision)`` adds figures of its own after them (the providers')."""
     parsed = [Strategy.parse(s) for s in strategies]
-    budgets = [int(b) for b in budgets]
-    if any(b < 1 for b in budgets):
-        raise ValueError("budgets are positive numbers of tokens")
-    # a tokenizer's counts, once per event: the long part, so it reports and stops
-    token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
-    corpus, _ = load(db, order, cost_settings)
-    corpus = transforms.for_corpus(db, corpus, settings, cost_settings)
+    budgets = positive_budgets(budgets)
+    corpus = sweep_corpus(db, order, cost_settings, settings, progress, should_stop)
     rows, total = [], len(parsed) * len(budgets)
     for strategy in parsed:
         for budget in budgets:

@@ -114,7 +114,10 @@ def from_memories(log, memories: Sequence) -> Request:
     at = np.where(synthetic, 0, src)
     seq = np.where(synthetic, -1, log.seq[at] if log.n else -1).astype(np.int64)
     sub = np.where(synthetic, -1, log.sub[at] if log.n else -1).astype(np.int64)
-    return _request(kind, code, synthetic, seg, src, views, system, id_texts(log), seq, sub)
+    code, first = per_view_codes(seg, code)
+    texts = id_texts(log)
+    return _request(kind, code, synthetic, seg, src, views, system,
+                    [texts[c] for c in first.tolist()], seq, sub)
 
 
 def from_stretches(c, lo: np.ndarray, hi: np.ndarray) -> Request:
@@ -130,4 +133,21 @@ def from_stretches(c, lo: np.ndarray, hi: np.ndarray) -> Request:
     g = body[picks]
     kind = c.kind[g].astype(np.int64)
     seg = np.repeat(np.arange(views, dtype=np.int64), sizes)
-    return Request(kind, dense_ids(c)[g], np.zeros(len(g), dtype=bool), seg, g, views, system)
+    code, _ = per_view_codes(seg, dense_ids(c)[g])
+    return Request(kind, code, np.zeros(len(g), dtype=bool), seg, g, views, system)
+
+
+def per_view_codes(seg: np.ndarray, code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Call id codes numbered afresh per view: one code per (view, id), -1 kept; and the
+    old code of each new one. A rule compares ids within a view only, so its verdicts do
+    not change; but the replay's views overlap (a CALL is in the request of every call
+    until it is compacted away), and with the log's codes an id recurs across the views of
+    a batch, which sends the providers' membership tests from an array indexed by code to
+    a sort of (view, id) keys."""
+    has = np.flatnonzero(code >= 0)
+    out = np.full(len(code), -1, dtype=np.int64)
+    if not len(has):
+        return out, np.zeros(0, dtype=np.int64)
+    width = int(code[has].max()) + 1
+    pairs, out[has] = np.unique(seg[has] * width + code[has], return_inverse=True)
+    return out, pairs % width

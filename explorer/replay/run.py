@@ -25,6 +25,7 @@ from explorer.compaction.log import (
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy
 from explorer.jobs import check
+from explorer.replay import stretch
 from explorer.replay.calls import call_positions
 from explorer.replay.memory import Memory, Names, compact, events, reading
 from explorer.replay.triggers import Reading, Trigger
@@ -110,9 +111,10 @@ def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
            should_stop=None, fast: bool = True, judge=None) -> Replay:
     """Replay the session: before each model call, append the events since the previous
     one, evaluate the trigger, compact when it fires; ``recorded`` uses the log's own
-    compactions (each SUMMARY event) and ignores the trigger. M0 and M1 (``fast``) keep
-    their memory as one stretch of the log (:func:`_replay_stretch`); every strategy can be
-    replayed the general way, applying it to the memory read as a log (``fast=False``).
+    compactions (each SUMMARY event) and ignores the trigger. M0-M4 (``fast``) keep
+    their memory as one stretch of the log (:func:`_replay_stretch`, M2 until it adds a
+    placeholder); every strategy can be replayed the general way, applying it to the memory
+    read as a log (``fast=False``, the reference the fast paths are tested against).
 
     ``judge`` (:class:`explorer.providers.replay_checks.ReplayJudge`, when providers are
     asked for) adds each call's ``rejected_<provider>`` and the session's count of them."""
@@ -133,6 +135,18 @@ def judged(rp: Replay, judge) -> Replay:
     return rp
 
 
+@dataclass
+class _State:
+    """A replay between two calls: the calls made, the memory after the last of them (made
+    before ``prev``) and the request's shared part (``base``, events since ``tail_from``)."""
+
+    calls: list
+    mem: Memory
+    prev: int
+    base: Memory
+    tail_from: int
+
+
 def _replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
             budget: int | None, settings: CompactionSettings | None, should_stop,
             fast: bool) -> Replay:
@@ -143,14 +157,30 @@ def _replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
         raise ValueError(f"strategy {strategy.text} uses a budget: give one")
     if budget is not None and budget < 1:
         raise ValueError("the budget is a positive number of tokens")
+    positions = call_positions(rlog.log.kind, rlog.log.message).tolist()
+    state = None
+    if fast and strategy.family in stretch.FAMILIES:
+        state = _replay_stretch(rlog, trigger, strategy, budget, positions, should_stop)
+        if isinstance(state, Replay):
+            return state
+    calls = _replay_memory(rlog, trigger, strategy, budget, settings, positions, state,
+                           should_stop)
+    return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
+
+
+def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int | None,
+                   settings: CompactionSettings, positions: list[int], state: _State | None,
+                   should_stop) -> list[Call]:
+    """The general replay from ``state`` on (None: from the start): the strategy applied to
+    the memory read as a log at each call where the trigger fires."""
     log = rlog.log
-    if fast and strategy.family in ("M0", "M1"):
-        return _replay_stretch(rlog, trigger, strategy, budget, should_stop)
     names = Names(log)
     is_recorded = strategy.family == "recorded"
-    mem, base, tail_from = Memory.empty(), Memory.empty(), 0
-    calls, prev = [], 0
-    for j, i in enumerate(call_positions(log.kind, log.message).tolist()):
+    state = state or _State([], Memory.empty(), 0, Memory.empty(), 0)
+    calls, mem, prev, base, tail_from = (state.calls, state.mem, state.prev, state.base,
+                                         state.tail_from)
+    for j in range(len(calls), len(positions)):
+        i = positions[j]
         if j % 64 == 0:
             check(should_stop, "replay")
         before = mem
@@ -178,24 +208,27 @@ def _replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
         call.figures = _call_figures(log, mem, j, i, compacted, dropped, budget)
         calls.append(call)
         prev = i
-    return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
+    return calls
 
 
 def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int,
-                    should_stop=None) -> Replay:
-    """:func:`replay` of M0 or M1, whose memory is always the stretch ``[m, i)`` of the log
-    (both views are suffixes and write nothing): the cut by prefix sums, the orphans of a
-    stretch by the log's own pairing (an orphan RESULT's nearest earlier CALL of its id is
-    before m, an orphan CALL's nearest later RESULT is at i or later)."""
+                    positions: list[int], should_stop=None) -> Replay | _State:
+    """:func:`replay` of M0-M4, whose memory is the stretch ``[m, i)`` of the log (their
+    views are suffixes and write nothing; :mod:`explorer.replay.stretch`): the cut by prefix
+    sums, the orphans of a stretch by the log's own pairing (an orphan RESULT's nearest
+    earlier CALL of its id is before m, an orphan CALL's nearest later RESULT is at i or
+    later). Where M2 would add a placeholder, the state before that call, for the general
+    replay to go on from."""
     log = rlog.log
-    total = np.r_[0, np.cumsum(log.cost)]
+    cuts = stretch.StretchCuts(log)
+    total = cuts.total
     opens = np.r_[0, np.cumsum(rlog.opens_turn)]
     has_id = log.call >= 0
     is_result = (log.kind == RESULT) & has_id
     is_call = (log.kind == CALL) & has_id
     needs_reading = any(name == "messages" for name, _, _ in trigger.parts)
     calls, m, prev, base, tail_from = [], 0, 0, Memory.empty(), 0
-    for j, i in enumerate(call_positions(log.kind, log.message).tolist()):
+    for j, i in enumerate(positions):
         if j % 256 == 0:
             check(should_stop, "replay")
         cost = int(total[i] - total[m])
@@ -205,20 +238,20 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
             r = Reading(cost, int(opens[i] - opens[m]), 0)
         k = m
         if trigger.fires(r):
-            k = max(m, int(np.searchsorted(total, total[i] - budget, side="left")))
-            if strategy.family == "M1":
-                k = i if k >= i else max(m, int(log.turn_start[k]))
+            k = cuts.cut(strategy.family, m, i, budget)
+            if k is None:   # M2 adds a placeholder: the memory leaves the log's order
+                return _State(calls, events(log, np.arange(m, prev)), prev, base, tail_from)
         compacted = k != m
         if compacted or j == 0:
             base, tail_from = events(log, np.arange(k, i)), i
             tail = np.zeros(0, dtype=np.int64)
         else:
             tail = np.arange(tail_from, i)
-        stretch = slice(k, i)
-        orphan_results = int(np.count_nonzero(is_result[stretch] & (log.prev_call[stretch] < k)))
-        nr = log.next_result[stretch]
-        orphan_calls = int(np.count_nonzero(is_call[stretch] & ((nr < 0) | (nr >= i))))
-        kinds = log.kind[stretch]
+        span = slice(k, i)
+        orphan_results = int(np.count_nonzero(is_result[span] & (log.prev_call[span] < k)))
+        nr = log.next_result[span]
+        orphan_calls = int(np.count_nonzero(is_call[span] & ((nr < 0) | (nr >= i))))
+        kinds = log.kind[span]
         cost = int(total[i] - total[k])
         call = Call(j, i, base, tail, recorded=bool(np.any(log.kind[prev:i] == SUMMARY)),
                     turns=int(opens[i] - opens[k]))

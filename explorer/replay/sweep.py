@@ -11,22 +11,22 @@ vectorised path is tested against.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 import numpy as np
 
 import queries
-from explorer.compaction import transforms
-from explorer.compaction.corpus import Corpus, load
+from explorer.compaction.corpus import Corpus
 from explorer.compaction.per_session import session_logs
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy
+from explorer.compaction.sweep import positive_budgets, sweep_corpus
 from explorer.jobs import check
 from explorer.model import CostSettings, Order
-from explorer.replay.corpus_calls import CorpusCalls, corpus_calls
+from explorer.replay.corpus_calls import BIG, CorpusCalls, corpus_calls
 from explorer.replay.run import ReplayLog, replay
 from explorer.replay.triggers import Trigger
 from explorer.store.db import Db
-from explorer.tokens import counts as token_counts
 
 #: The keys of ``sweep --trigger --json`` after trigger, strategy and budget (REPLAY.md).
 FIGURES = ("calls", "compactions", "invalid_calls", "peak_cost", "sessions_with_invalid_call")
@@ -60,12 +60,8 @@ def sweep_triggered(db: Db, triggers: Iterable[str], strategies: Iterable[str],
     settings = settings or CompactionSettings()
     parsed_t = [Trigger.parse(t) for t in triggers]
     parsed_s = [Strategy.parse(s) for s in strategies]
-    budgets = [int(b) for b in budgets]
-    if any(b < 1 for b in budgets):
-        raise ValueError("budgets are positive numbers of tokens")
-    token_counts.ensure(db, cost_settings, progress=progress, should_stop=should_stop)
-    corpus, _ = load(db, order, cost_settings)
-    corpus = transforms.for_corpus(db, corpus, settings, cost_settings)
+    budgets = positive_budgets(budgets)
+    corpus = sweep_corpus(db, order, cost_settings, settings, progress, should_stop)
     calls = corpus_calls(corpus, uncounted_users(db, corpus))
     slow = None
     rows, total = [], len(parsed_t) * len(parsed_s) * len(budgets)
@@ -117,7 +113,11 @@ def replay_corpus(c: Corpus, cc: CorpusCalls, trigger: Trigger, family: str,
                   budget: int, judge=None) -> dict:
     """Every session replayed under ``trigger`` and M0 or M1 at ``budget``, call j of every
     session at once; ``judge``: the providers' figures, each call's request checked as the
-    stretch ``[m, h)`` of the corpus (gathered over calls, checked a batch at a time)."""
+    stretch ``[m, h)`` of the corpus (gathered over calls, checked a batch at a time).
+
+    What a step reads of its calls is laid out in call order once (:class:`Steps`); what it
+    reads of each memory's start ``m`` is kept per session and changes only where a
+    compaction moves ``m``: a step touches no array of the corpus's length but at those."""
     names = judge.names if judge else ()
     rejected = dict.fromkeys(names, 0)
     held_lo: list[np.ndarray] = []
@@ -134,28 +134,26 @@ def replay_corpus(c: Corpus, cc: CorpusCalls, trigger: Trigger, family: str,
         held_hi.clear()
         held = 0
 
-    m = c.start.astype(np.int64).copy()
-    by_number = np.argsort(cc.number, kind="stable")
-    bounds = np.r_[0, np.cumsum(np.bincount(cc.number))] if len(cc.number) else np.r_[0]
+    st = steps(c, cc)
+    cut = _cuts(c, cc, st, family, budget)
+    at = _Starts(c, cc, c.start.astype(np.int64))
     invalid_session = np.zeros(len(c.start), dtype=bool)
     compactions = invalid = peak = 0
-    last = len(c.kind) - 1
-    for j in range(len(bounds) - 1):
-        sel = by_number[bounds[j]:bounds[j + 1]]
-        s, h = cc.session[sel], cc.position[sel]
-        ms = m[s]
-        fired = _fired(c, cc, trigger, ms, h)
-        k = np.maximum(ms, np.searchsorted(c.total, c.total[h] - budget, side="left"))
-        if family == "M1":
-            k = np.where(k >= h, h, np.maximum(ms, c.turn_start[np.minimum(k, last)]))
-        new = np.where(fired, k, ms)
-        m[s] = new
-        compactions += int(np.count_nonzero(new != ms))
-        cost = c.total[h] - c.total[new]
-        peak = max(peak, int(cost.max()))
-        bad = (cc.first_orphan_result[new] < h) | (cc.last_open_call[h] >= new)
-        invalid += int(np.count_nonzero(bad))
-        invalid_session[s[bad]] = True
+    for j in range(len(st.bounds) - 1):
+        a, b = int(st.bounds[j]), int(st.bounds[j + 1])
+        s, h = st.session[a:b], st.position[a:b]
+        ms = at.m[s]
+        fired = _fired(trigger, st, at, s, a, b)
+        new = np.where(fired, np.maximum(ms, cut[a:b]), ms)
+        moved = new != ms
+        if moved.any():
+            compactions += int(np.count_nonzero(moved))
+            at.move(s[moved], new[moved])
+        peak = max(peak, int((st.total[a:b] - at.total[s]).max()))
+        bad = (at.first_orphan_result[s] < h) | (st.last_open_call[a:b] >= new)
+        if bad.any():
+            invalid += int(np.count_nonzero(bad))
+            invalid_session[s[bad]] = True
         if names:
             held_lo.append(new)
             held_hi.append(h)
@@ -169,23 +167,84 @@ def replay_corpus(c: Corpus, cc: CorpusCalls, trigger: Trigger, family: str,
             "sessions_with_invalid_call": int(np.count_nonzero(invalid_session)), **rejected}
 
 
-def _fired(c: Corpus, cc: CorpusCalls, trigger: Trigger, m: np.ndarray,
-           h: np.ndarray) -> np.ndarray:
-    """Whether the trigger fires on each memory [m, h)."""
-    fired = np.zeros(len(h), dtype=bool)
-    cost = c.total[h] - c.total[m]
+@dataclass
+class Steps:
+    """The calls in step order (call number j, then session) and what a step reads of each
+    call's position h: ``bounds[j]:bounds[j + 1]`` are step j's calls."""
+
+    bounds: np.ndarray
+    session: np.ndarray
+    position: np.ndarray
+    total: np.ndarray            # the corpus's prefix cost at h
+    turns: np.ndarray            # turn_prefix[h]
+    messages: np.ndarray         # message_prefix[h]
+    last_open_call: np.ndarray   # last_open_call[h]
+
+
+def steps(c: Corpus, cc: CorpusCalls) -> Steps:
+    """The :class:`Steps` of ``cc`` (made once, kept on it: every trigger, strategy and
+    budget steps the same calls)."""
+    kept = cc.__dict__.get("_steps")
+    if kept is None:
+        order = np.argsort(cc.number, kind="stable")
+        bounds = np.r_[0, np.cumsum(np.bincount(cc.number))] if len(order) else np.r_[0]
+        h = cc.position[order]
+        kept = cc.__dict__["_steps"] = Steps(
+            bounds, cc.session[order], h, c.total[h], cc.turn_prefix[h], cc.message_prefix[h],
+            cc.last_open_call[h])
+        kept.order = order
+    return kept
+
+
+def _cuts(c: Corpus, cc: CorpusCalls, st: Steps, family: str, budget: int) -> np.ndarray:
+    """Per call (step order), M0's or M1's cut of the stretch ``[?, h)`` at ``budget`` before
+    the memory's start is taken into account: the cut is ``max(m, this)`` (M1's turn start
+    past ``m`` is ``m``; a cut at ``h`` or past it is ``h``)."""
+    h = cc.position   # ascending: the searches walk the corpus once
+    k = np.searchsorted(c.total, c.total[h] - budget, side="left")
+    if family == "M1":
+        last = len(c.kind) - 1
+        k = np.where(k >= h, h, c.turn_start[np.minimum(k, last)])
+    return k[st.order]
+
+
+class _Starts:
+    """Per session, its memory's start m and what the steps read at m."""
+
+    def __init__(self, c: Corpus, cc: CorpusCalls, m: np.ndarray) -> None:
+        self.c, self.cc, self.m = c, cc, m
+        last = max(len(c.kind) - 1, 0)
+        self.total = c.total[m]
+        self.turns = cc.turn_prefix[m]
+        self.messages = cc.message_prefix[m]
+        self.first_body = cc.next_body[np.minimum(m, last)]
+        self.first_starts = cc.message_start[np.minimum(self.first_body, last)]
+        self.first_orphan_result = cc.first_orphan_result[np.minimum(m, last)]
+        self.first_orphan_result[m > last] = BIG
+
+    def move(self, s: np.ndarray, m: np.ndarray) -> None:
+        """The memories of sessions ``s`` start at ``m`` now."""
+        part = _Starts(self.c, self.cc, m)
+        for name in ("m", "total", "turns", "messages", "first_body", "first_starts",
+                     "first_orphan_result"):
+            getattr(self, name)[s] = getattr(part, name)
+
+
+def _fired(trigger: Trigger, st: Steps, at: _Starts, s: np.ndarray, a: int,
+           b: int) -> np.ndarray:
+    """Whether the trigger fires on each memory [m, h) of step ``a:b`` (sessions ``s``)."""
+    fired = np.zeros(b - a, dtype=bool)
+    cost = None
     for name, value, window in trigger.parts:
         if name == "always":
             fired[:] = True
         elif name == "turns":
-            fired |= cc.turn_prefix[h] - cc.turn_prefix[m] > value
-        elif name == "tokens":
-            fired |= cost >= value
-        elif name == "fraction":
-            fired |= cost >= value * window
+            fired |= st.turns[a:b] - at.turns[s] > value
+        elif name in ("tokens", "fraction"):
+            cost = st.total[a:b] - at.total[s] if cost is None else cost
+            fired |= cost >= (value if name == "tokens" else value * window)
         else:
-            first = cc.next_body[np.minimum(m, len(c.kind) - 1)]
-            inside = (first < h) & ~cc.message_start[np.minimum(first, len(c.kind) - 1)]
-            count = cc.message_prefix[h] - cc.message_prefix[m] + inside
+            inside = (at.first_body[s] < st.position[a:b]) & ~at.first_starts[s]
+            count = st.messages[a:b] - at.messages[s] + inside
             fired |= count >= value
     return fired
