@@ -12,6 +12,7 @@ from explorer.compaction import CompactionSettings, SessionLog, transforms, view
 from explorer.compaction.settings import EVICT_EXCLUDED, PRUNE_EXCLUDED
 from explorer.compaction.strategies import FAMILIES
 from explorer.compaction.sweep import FIGURES, VECTORIZED, sweep
+from explorer.compaction.sweep_csv import cell, write_csv
 from explorer.formats import LogFileError
 from explorer.ingest.imports import import_paths, open_database
 from explorer.model import CostSettings, Order
@@ -139,10 +140,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows))
     elif args.csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["strategy", "budget", *columns])
-        writer.writerows([[r["strategy"], r["budget"], *(_cell(r[f]) for f in columns)]
-                          for r in rows])
+        write_csv(sys.stdout, rows, columns)
     else:
         _print_table(rows, budgets, columns)
     return status
@@ -182,8 +180,7 @@ def _error(command: str, message: str) -> int:
     return 2
 
 
-def _cell(value):
-    return f"{value:.6f}" if isinstance(value, float) else value
+_cell = cell
 
 
 def _print_table(rows: list[dict], budgets: list[int], columns=FIGURES) -> None:
