@@ -30,12 +30,15 @@ def test_new_lines_are_imported_and_a_torn_line_waits(tmp_path):
     assert follower.catch_up(store).files == []   # nothing new: nothing read
     with open(path, "ab") as fh:
         fh.write(b"".join(all_lines[10:20]) + all_lines[20][:50])   # the 21st line torn
-    assert follower.catch_up(store).files == []   # waits for the line to end
-    assert records(store) == 10
+    report = follower.catch_up(store)   # the complete lines only: the torn one waits
+    assert report.files[0].appended == 10 and report.files[0].records == 20
+    assert follower.catch_up(store).files == []
+    assert records(store) == 20
     with open(path, "ab") as fh:
         fh.write(all_lines[20][50:])
     report = follower.catch_up(store)
     assert report.files[0].records == 21 and report.files[0].rejected == 0
+    assert report.files[0].appended == 1   # the completed line alone was read
     assert store.con.execute("SELECT count(*) FROM files").fetchone()[0] == 1
 
 

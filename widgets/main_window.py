@@ -25,6 +25,7 @@ from explorer.model import Order
 from explorer.store.db import Store
 from explorer.store.save_as import save_as
 from explorer.text_escape import elided, visible
+from widgets import plot_export
 from widgets.corpus_search import CorpusSearch
 from widgets.database_dialog import DatabaseDialog
 from widgets.dialogs import about_box, file_errors_box
@@ -136,6 +137,7 @@ class MainWindow(QMainWindow):
         self.workspace.session_shown.connect(self._on_workspace_session_shown)
         self._build_keyboard()
         self.follow_job = FollowJob(store, self.jobs, self, self.statusBar(), self.follow_action)
+        self.plot_exports = plot_export.install(self)   # Export… in every plot's own menu
 
     # -- building -------------------------------------------------------------------------
     def _add_panel(self, tabs: str, panel: QWidget) -> QWidget:

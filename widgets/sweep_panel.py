@@ -27,7 +27,14 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.compaction.settings import CompactionSettings
-from explorer.compaction.strategies import FAMILIES
+from explorer.compaction.sweep_plots import (
+    BUDGETS,
+    CHECKED,
+    COLOURS,
+    PLOTS,
+    STRATEGIES,
+    curve_values,
+)
 from explorer.model import CostSettings, Order
 from explorer.store.db import Store
 from widgets.latest_job import LatestJob
@@ -38,23 +45,6 @@ from widgets.sweep_task import SweepRequest, SweepResult, SweepTask
 from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
 
-#: Every family of the registry once, with its default arguments (M0-M4, recorded, the
-#: frameworks' starting values).
-STRATEGIES = tuple(f.default for f in FAMILIES)
-CHECKED = ("M0", "M1", "M2", "M3", "M4")
-#: About 100 to 1,000,000 tokens, three steps a decade.
-BUDGETS = tuple(m * 10 ** e for e in range(2, 6) for m in (1, 2, 5)) + (1_000_000,)
-#: (title, figure, divided by windows) of each plot, in reading order.
-PLOTS = (
-    ("over budget ÷ windows", "over_budget", True),
-    ("empty ÷ windows", "empty", True),
-    ("orphan results ÷ windows", "orphan_results", True),
-    ("over ratio (kept ÷ budget × windows)", "over_ratio", False),
-)
-#: One colour per strategy, fixed whatever is checked: the Okabe–Ito palette (told apart
-#: under the common colour blindnesses; its yellow left out, too light on white), each
-#: colour a second time with another line style and symbol (:func:`line_style`).
-COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
 #: The pen styles and symbols strategies cycle through with the colours (13 strategies:
 #: no two share colour and style).
 STYLES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine)
@@ -74,13 +64,6 @@ def point_tip(strategy: str, title: str, log_y: bool, x: float, y: float, data=N
     plot's log10 coordinates): its strategy, budget and value."""
     value = 10 ** y if log_y else y
     return f"{strategy}\nbudget {round(10 ** x):,} tokens\n{title}: {value:.4g}"
-
-
-def curve_values(rows: list[dict], figure: str, per_window: bool) -> list[float]:
-    """One figure of ``rows`` (one strategy, budgets in order), divided by windows if asked."""
-    if not per_window:
-        return [float(r[figure]) for r in rows]
-    return [r[figure] / r["windows"] if r["windows"] else 0.0 for r in rows]
 
 
 class SweepPanel(QWidget):

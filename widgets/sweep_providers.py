@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QWidget
 
+from explorer.compaction.sweep_plots import PROVIDER_TITLE
 from explorer.providers import LABELS, PROVIDERS
 from explorer.providers.sweep_figures import figure_name
 
@@ -20,7 +21,7 @@ STYLES = {"anthropic": (Qt.PenStyle.SolidLine, "o"), "bedrock": (Qt.PenStyle.Das
           "openai-chat": (Qt.PenStyle.DotLine, "t"),
           "openai-responses": (Qt.PenStyle.DashDotLine, "d"),
           "gemini": (Qt.PenStyle.DashDotDotLine, "+")}
-TITLE = "rejected by the provider ÷ windows"
+TITLE = PROVIDER_TITLE
 SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 
@@ -13,6 +12,7 @@ from explorer.compaction import CompactionSettings, SessionLog, transforms, view
 from explorer.compaction.settings import EVICT_EXCLUDED, PRUNE_EXCLUDED
 from explorer.compaction.strategies import FAMILIES
 from explorer.compaction.sweep import FIGURES, VECTORIZED, sweep
+from explorer.compaction.sweep_csv import cell, write_csv
 from explorer.model import CostSettings, Order
 from explorer.providers.rules import parse_providers
 from explorer.providers.sweep_figures import figure_names, rejected_figures
@@ -143,9 +143,7 @@ def _write_rows(args, rows: list[dict], keys: tuple[str, ...], table) -> None:
     if args.json:
         print(json.dumps(rows))
     elif args.csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(keys)
-        writer.writerows([[_cell(r[k]) for k in keys] for r in rows])
+        write_csv(sys.stdout, rows, keys)
     else:
         table()
 
@@ -163,8 +161,7 @@ def _error(command: str, message: str) -> int:
     return 2
 
 
-def _cell(value):
-    return f"{value:.6f}" if isinstance(value, float) else value
+_cell = cell
 
 
 def _print_table(rows: list[dict], budgets: list[int], columns=FIGURES) -> None:

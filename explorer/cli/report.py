@@ -22,6 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", default="M1", help="the strategy whose view each session "
                    "shows (M1)")
     p.add_argument("--budget", type=int, default=4000, help="its budget in tokens (4000)")
+    p.add_argument("--sweep-csv", metavar="FILE", help="also write the rows of the report's "
+                   "corpus sweep (the plots' figures) as CSV, as sweep --csv writes them")
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -33,10 +35,11 @@ def run_report(args: argparse.Namespace) -> int:
     try:
         report = write_report(store, [str(p) for p in args.paths] or [str(args.db)],
                               args.session, args.format, out, Order(args.order),
-                              args.strategy, args.budget)
+                              args.strategy, args.budget, args.sweep_csv)
     except (OSError, ValueError) as exc:
         messages.error("report", exc)
         return 2
     messages.say(f"wrote {out} ({args.format}): {len(report.sessions):,} sessions, "
-                 f"{sum(len(f) for f in report.findings.values()):,} findings")
+                 f"{sum(len(f) for f in report.findings.values()):,} findings"
+                 + (f"; sweep rows in {args.sweep_csv}" if args.sweep_csv else ""))
     return status

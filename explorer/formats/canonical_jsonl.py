@@ -19,13 +19,14 @@ import numpy as np
 import pyarrow as pa
 
 from explorer.formats import lines
-from explorer.formats.reader import REQUIRED, Lines
+from explorer.formats.reader import REQUIRED, Lines, Resume
 from explorer.jobs import ProgressHook
 from explorer.model import CANONICAL_COLUMNS
 
 NAME = "canonical-jsonl"
 BINARY = False
 KIND = "scan"  # explorer.formats.reader.ScanReader
+FOLLOWS = True  # scan(path, progress, resume): a followed file's new lines
 _NEWLINE = re.compile(b"\n")
 
 
@@ -70,12 +71,13 @@ def _canonical(line: bytes) -> bool:
     return isinstance(value, dict) and all(name in value for name in REQUIRED)
 
 
-def scan(path: Path, progress: ProgressHook | None = None) -> Iterator[Lines]:
-    """The file's lines in blocks, keeping line numbers; a gzip stream cut between two lines
-    gives one rejected record saying so."""
+def scan(path: Path, progress: ProgressHook | None = None,
+         resume: Resume | None = None) -> Iterator[Lines]:
+    """The file's lines in blocks (only its new lines with a ``resume``), keeping line
+    numbers; a gzip stream cut between two lines gives one rejected record saying so."""
     total = path.stat().st_size
     gz = lines.is_gzip(path)
-    for block in lines.blocks(path):
+    for block in lines.blocks(path, span=resume.span if resume is not None else None):
         if block.long:  # one line past the limit: rejected, never read whole
             staged = _Staged()
             staged.add(block.first_line, None, block.long, -1)

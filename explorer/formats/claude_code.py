@@ -38,14 +38,16 @@ from explorer.formats.claude_code_blocks import (
     message_events,
     system_event,
 )
-from explorer.formats.claude_code_scan import parent_call, scan
-from explorer.formats.lines import placed_json_lines
+from explorer.formats.claude_code_scan import Scan, parent_call, scan
+from explorer.formats.lines import BOM, Line, Span, Value, line_error, placed_json_lines, records_of
+from explorer.formats.reader import Resume
 from explorer.formats.record import Record, reason_word
 from explorer.formats.typed import WrongType, opt_text, rejected, scalar
 
 NAME = "claude-code"
 BINARY = False
 KIND = "records"  # explorer.formats.reader.RecordReader
+FOLLOWS = True     # records(path, resume): a followed file's new lines
 
 #: Record types that are never conversation, and why they are skipped.
 _NOISE = {
@@ -101,29 +103,73 @@ def _shaped(record) -> bool:
     return False
 
 
-def records(path: Path) -> Iterator[Record]:
-    """The file's records as canonical events (two passes: see claude_code_scan)."""
-    found = scan(path)
+def records(path: Path, resume: Resume | None = None) -> Iterator[Record]:
+    """The file's records as canonical events (two passes: see claude_code_scan); with a
+    ``resume``, only those of its new lines, after the earlier records they restate."""
+    span = resume.span if resume is not None else None
     links: dict[str, dict] = {}   # child session -> its parent_session / parent_call
+    if resume is None:
+        found = scan(path)
+    else:   # the first pass carried on over the new lines (its state: the Scan so far)
+        found = resume.state
+        if not isinstance(found, Scan):
+            found = scan(path, Span(0, 1, span.offset))
+        found = scan(path, span, found)
+        yield from _restated(path, span, found, links)
+        resume.state = found
     # A record glued onto another's line (a torn write) shares its line, the seq: its
     # blocks are numbered after the first record's (sub from 1000 on).
-    for line, value, glued in placed_json_lines(path):
-        if value.error:
-            yield Record(line.number, error=value.error, text=value.text)
+    for line, value, glued in placed_json_lines(path, span):
+        yield _mapped(path, line, value, glued, found, links)
+
+
+def _mapped(path: Path, line: Line, value: Value, glued: int, found, links: dict) -> Record:
+    """The Record of one record of a line (``glued``: its place there)."""
+    if value.error:
+        return Record(line.number, error=value.error, text=value.text)
+    record = value.value
+    if not isinstance(record, dict):
+        return Record(line.number, error="not a JSON object", text=value.text)
+    try:
+        result = _record(path, line.number, record, found, links)
+    except WrongType as exc:   # a value of the wrong type: this record only is rejected
+        result = rejected(line.number, exc)
+    if glued:
+        result.events = [{**e, "sub": e.get("sub", 0) + 1000 * glued} for e in result.events]
+    if result.error:
+        result.text = value.text
+    return result
+
+
+def _restated(path: Path, span: Span, found: Scan, links: dict) -> Iterator[Record]:
+    """The records before ``span`` whose events the span's lines change beside the events
+    table: the first line of a message the span goes on (its final usage), the lines naming
+    a Task call whose sub-agent became known, the records of an inline sidechain matched
+    to its Task call (``found``: the first pass's, with what the span added)."""
+    wanted = {info.first[0] for info in map(found.messages.get, found.touched)
+              if info.first and info.first[0] < span.first_line}
+    needles = {call.encode() for call in found.new_agents}
+    for root in found.new_roots:
+        needles.update(uuid.encode() for uuid, r in found.roots.items() if r == root)
+    if not wanted and not needles:
+        return
+    with open(path, "rb") as fh:
+        data = fh.read(span.offset)
+    offset = 0
+    for number, piece in enumerate(data.split(b"\n")[:-1], start=1):
+        body = piece.removeprefix(BOM) if number == 1 else piece
+        start = offset + len(piece) - len(body)
+        offset += len(piece) + 1
+        if not body.strip() or (number not in wanted and not any(n in body for n in needles)):
             continue
-        record = value.value
-        if not isinstance(record, dict):
-            yield Record(line.number, error="not a JSON object", text=value.text)
-            continue
-        try:
-            result = _record(path, line.number, record, found, links)
-        except WrongType as exc:   # a value of the wrong type: this record only is rejected
-            result = rejected(line.number, exc)
-        if glued:
-            result.events = [{**e, "sub": e.get("sub", 0) + 1000 * glued} for e in result.events]
-        if result.error:
-            result.text = value.text
-        yield result
+        body = body.removesuffix(b"\r")
+        line = Line(number, start, body, line_error(body, start, False), None)
+        values = ([Value(0, line.text(), None, line.error)] if line.error
+                  else records_of(body.decode("utf-8"), start, None, False))
+        for glued, value in enumerate(values):
+            record = _mapped(path, line, value, glued, found, links)
+            record.restated = True
+            yield record
 
 
 def _record(path: Path, line: int, record: dict, found, links: dict) -> Record:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from explorer.formats import inflate
+from explorer.formats.lines import Span
 from explorer.formats.lines import lines as safe_lines
 
 #: A line of an inline sidechain (the first pass reads it; every 2.x line says ``false``).
@@ -49,24 +50,37 @@ class Scan:
     agents: dict[str, str] = field(default_factory=dict)
     roots: dict[str, str] = field(default_factory=dict)
     root_calls: dict[str, str] = field(default_factory=dict)
+    #: Task prompt -> its call ids not matched to a root yet, in file order
+    prompts: dict[str, list[str]] = field(default_factory=dict)
+    #: inline sidechain root not matched to a Task call yet -> its prompt
+    root_prompts: dict[str, str] = field(default_factory=dict)
+    #: What the last pass over a span added (:func:`scan` with ``found``): the messages
+    #: with lines in it, the Task calls whose sub-agent it named, the roots it matched.
+    touched: set[str] = field(default_factory=set)
+    new_agents: set[str] = field(default_factory=set)
+    new_roots: set[str] = field(default_factory=set)
 
 
 def _inline_sidechain(record: dict) -> bool:
     return bool(record.get("isSidechain")) and not record.get("agentId")
 
 
-def lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """(line number from 1, bytes) of the file's readable lines, gzip or plain (the second
-    pass reports the others: explorer.formats.lines)."""
-    yield from ((line.number, line.data) for line in safe_lines(path) if not line.error)
+def lines(path: Path, span: Span | None = None) -> Iterator[tuple[int, bytes]]:
+    """(line number from 1, bytes) of the file's readable lines (of its ``span``), gzip or
+    plain (the second pass reports the others: explorer.formats.lines)."""
+    yield from ((line.number, line.data) for line in safe_lines(path, span) if not line.error)
 
 
-def scan(path: Path) -> Scan:
-    """The first pass: unreadable lines are left to the second one, which reports them."""
-    found = Scan()
-    prompts: dict[str, list[str]] = {}   # Task prompt -> its call ids, in file order
-    root_prompts: dict[str, str] = {}    # inline sidechain root -> its prompt
-    for line, data in lines(path):
+def scan(path: Path, span: Span | None = None, found: Scan | None = None) -> Scan:
+    """The first pass over the file, or its ``span``; with ``found`` (what a pass over the
+    lines before the span found), that pass carried on over the span's lines, ``found``
+    updated in place (a followed file: explorer.formats.claude_code). Unreadable lines are
+    left to the second pass, which reports them."""
+    found = Scan() if found is None else found
+    found.touched, found.new_agents, found.new_roots = set(), set(), set()
+    agents = set(found.agents)
+    prompts, root_prompts = found.prompts, found.root_prompts
+    for line, data in lines(path, span):
         if (b'"assistant"' not in data and b"agentId" not in data
                 and not _SIDECHAIN.search(data)):   # every 2.x line says isSidechain: false
             continue
@@ -89,6 +103,7 @@ def scan(path: Path) -> Scan:
         if not isinstance(message.get("id"), str):
             continue   # a wrong-typed id is the second pass's to reject
         info = found.messages.setdefault(message["id"], MessageInfo())
+        found.touched.add(message["id"])
         info.starts[line] = info.blocks
         if content and info.first is None:
             info.first = (line, 0)
@@ -96,6 +111,7 @@ def scan(path: Path) -> Scan:
         if message.get("usage") is not None:
             info.usage = message["usage"]
     _match_roots(found, prompts, root_prompts)
+    found.new_agents = set(found.agents) - agents
     return found
 
 
@@ -129,13 +145,16 @@ def _note_tasks(prompts: dict[str, list[str]], content: list, record: dict) -> N
 
 def _match_roots(found: Scan, prompts: dict[str, list[str]], root_prompts: dict[str, str]) -> None:
     """Each inline sidechain root to the first Task call not yet matched with its prompt
-    (parallel Task calls with one prompt are matched in file order)."""
-    for root, prompt in root_prompts.items():
+    (parallel Task calls with one prompt are matched in file order); a root left unmatched
+    waits in ``root_prompts`` for a later line's call (a followed file)."""
+    for root, prompt in list(root_prompts.items()):
         calls = prompts.get(prompt)
         if calls:
             call = calls.pop(0)
             found.root_calls[root] = call
+            found.new_roots.add(root)
             found.agents.setdefault(call, root)
+            del root_prompts[root]
 
 
 def _note_agent(agents: dict[str, str], record: dict) -> None:

@@ -26,8 +26,9 @@ from typing import Iterator, NamedTuple
 from explorer.formats import limits
 from explorer.formats.inflate import STOPPED, Cut, expansion_error, gunzip
 from explorer.formats.json_values import MAX_DEPTH, Value, depth_error, split_values
+from explorer.formats.reader import Span
 
-__all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Value", "blocks",
+__all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Span", "Value", "blocks",
            "depth_error", "expansion_error", "is_gzip", "json_lines", "line_error", "lines", "placed_json_lines",
            "records_of",
            "split_values", "torn", "truncated", "where"]
@@ -82,8 +83,9 @@ def where(offset: int, gz: bool) -> str:
     return f"byte {offset} of the {'decompressed text' if gz else 'file'}"
 
 
-def blocks(path: Path, size: int = BLOCK) -> Iterator[Block]:
-    """The file (gzip or plain) in blocks of whole lines; a damaged gzip stream, or one that
+def blocks(path: Path, size: int = BLOCK, span: Span | None = None) -> Iterator[Block]:
+    """The file (gzip or plain) in blocks of whole lines (only its ``span`` when one is given:
+    a plain file's bytes, numbered from there); a damaged gzip stream, or one that
     expands past the limits (:mod:`explorer.formats.limits`), ends the blocks with ``cut``
     set, after everything decompressed before. A line longer than ``max_line_bytes`` is a
     block of its own with no data and ``long`` set; it is never held in memory whole."""
@@ -93,9 +95,21 @@ def blocks(path: Path, size: int = BLOCK) -> Iterator[Block]:
         gz = raw.read(2) == b"\x1f\x8b"
         raw.seek(0)
         reads = gunzip(raw, size) if gz else iter(lambda: raw.read(size), b"")
+        offset, line = 0, 1
+        if span is not None:
+            if gz:
+                raise ValueError("a span of a gzip file cannot be read on its own")
+            raw.seek(span.offset)
+            left = [span.end - span.offset]
+
+            def read_span() -> bytes:
+                data = raw.read(min(size, left[0]))
+                left[0] -= len(data)
+                return data
+            reads = iter(read_span, b"")
+            offset, line = span.offset, span.first_line
         parts: list[bytes] = []
         held = 0
-        offset, line = 0, 1
         skipped = -1  # bytes of a line past the limit read so far (-1: none)
         cut = None
         while True:
@@ -151,14 +165,15 @@ def _long(offset: int, line: int, pos: int) -> Block:
 
 
 
-def lines(path: Path) -> Iterator[Line]:
-    """The non-blank lines of a file (gzip or plain), with their numbers and offsets.
+def lines(path: Path, span: Span | None = None) -> Iterator[Line]:
+    """The non-blank lines of a file (gzip or plain), or of its ``span``, with their numbers
+    and offsets.
 
     A line that is not UTF-8 or nests too deep comes with its error; a gzip stream cut
     between lines gives one more, empty line whose error says so."""
     gz = is_gzip(path)
     number = 0
-    for block in blocks(path):
+    for block in blocks(path, span=span):
         if block.long:
             yield Line(block.first_line, block.offset, b"", block.long, None)
             continue
@@ -227,13 +242,13 @@ def records_of(text: str, offset: int, tail: str | None, gz: bool) -> list[Value
     return out
 
 
-def json_lines(path: Path) -> Iterator[tuple[Line, Value]]:
+def json_lines(path: Path, span: Span | None = None) -> Iterator[tuple[Line, Value]]:
     """Every JSON record of a JSON Lines file with the line it is on, for readers of
     agent formats: a line gives one record, or several when records were glued onto it;
     a line that cannot be read gives one Value with ``error`` set (and ``text`` the line,
     escaped). Errors name the byte offset; a cut last line is a ``torn_tail``."""
     gz = is_gzip(path)
-    for line in lines(path):
+    for line in lines(path, span):
         if line.error:
             yield line, Value(0, line.text(), None, line.error)
             continue
@@ -241,11 +256,11 @@ def json_lines(path: Path) -> Iterator[tuple[Line, Value]]:
             yield line, value
 
 
-def placed_json_lines(path: Path) -> Iterator[tuple[Line, Value, int]]:
+def placed_json_lines(path: Path, span: Span | None = None) -> Iterator[tuple[Line, Value, int]]:
     """:func:`json_lines` with each record's place on its line: 0, or how many records
     come before it there when records were glued onto one line (a torn write)."""
     previous, place = 0, 0
-    for line, value in json_lines(path):
+    for line, value in json_lines(path, span):
         place = place + 1 if line.number == previous else 0
         previous = line.number
         yield line, value, place

@@ -38,6 +38,9 @@ class RecordReader(Protocol):
     Optional: ``folder_files(path)``, the files of a folder the reader reads whole as one
     log ([] for any other folder; OpenHands V1's ``event-*.json``): that folder is then one
     input, its size, hash and ``files`` row its files' (explorer.formats.log_files).
+    Optional: ``FOLLOWS = True`` when ``records(path, resume)`` can read only a followed
+    file's new complete lines (a :class:`Resume`), giving again as ``restated`` the earlier
+    records whose details those lines change.
     """
 
     KIND: Literal["records"]
@@ -57,7 +60,8 @@ class ScanReader(Protocol):
     :class:`Lines` or :class:`Rows` (ingest stages one block at a time, so memory stays
     bounded), calling ``progress(done, total)`` as it goes; it raises
     :class:`~explorer.formats.LogFileError` for a whole file that cannot be read (a CSV
-    header without the required columns).
+    header without the required columns). Optional: ``FOLLOWS = True`` when ``scan(path,
+    progress, resume)`` can describe only a followed file's new lines (a :class:`Resume`).
     """
 
     KIND: Literal["scan"]
@@ -70,6 +74,28 @@ class ScanReader(Protocol):
 
 
 Reader = RecordReader | ScanReader
+
+
+@dataclass(frozen=True)
+class Span:
+    """A part of a plain (not gzip) file read on its own: the bytes from ``offset`` (the
+    start of line ``first_line``) up to ``end``, which both fall just after a line end or
+    at the file's start (a followed log's new complete lines: explorer.ingest.follow)."""
+
+    offset: int
+    first_line: int
+    end: int
+
+
+@dataclass
+class Resume:
+    """Where the reading of a followed file resumes (explorer.ingest.follow): its new
+    complete lines (``span``, a :class:`Span`), and ``state``, what
+    the reader kept of the lines before (its own; None the first time), which the reader
+    replaces by what it knows once the span is read."""
+
+    span: Span
+    state: object = None
 
 #: Columns without which no row of a canonical file can be imported (FORMAT.md).
 REQUIRED = ("session_id", "kind")

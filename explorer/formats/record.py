@@ -17,6 +17,10 @@ class Record:
     JSON value); ``error``: why it was rejected (then ``text`` is kept for the user);
     ``skipped``: why it gave no event although valid (UI state, a replayed copy, ...): a
     short text of the reader's own, the same for every record skipped for that reason.
+    ``restated``: a record already imported, given again by a reader that resumes a
+    followed file (explorer.formats.reader.Resume) because a later line changed what its
+    events hold beside the events table (their ``event_details``: a message's final
+    usage, a Task call's sub-agent); it is not counted again.
     """
 
     line: int
@@ -24,6 +28,7 @@ class Record:
     error: str | None = None
     text: str | None = None
     skipped: str | None = None
+    restated: bool = False
 
 
 def reason_word(value) -> str:

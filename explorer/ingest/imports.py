@@ -290,10 +290,14 @@ def _count_records(store: Db, report: FileReport, eid_base: int) -> None:
 
 
 def _drop_copies(store: Db, typed: dict[str, str], file_id: int, has_earlier: bool,
-                 steps: Steps) -> None:
-    """Move rows that repeat an event already kept (event_id and content) to duplicates."""
+                 steps: Steps, appended_from: int | None = None) -> None:
+    """Move rows that repeat an event already kept (event_id and content) to duplicates.
+    ``appended_from``: the first import position of a followed file's new rows, the rows
+    compared with every event before (explorer.ingest.appending)."""
     steps.run(store, (steps.at + DEDUPLICATED) // 2, "candidate_keys", typed)
-    if has_earlier:
+    if appended_from is not None:
+        store.run("candidate_keys_appended", eid_base=appended_from)
+    elif has_earlier:
         store.run("candidate_keys_earlier", file_id=file_id)
     steps.run(store, DEDUPLICATED, "find_duplicates", file_id=file_id)
     for name in ("insert_duplicates", "delete_duplicate_details", "delete_duplicates",

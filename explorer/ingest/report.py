@@ -28,6 +28,8 @@ class FileReport:
     the file was already imported with the same content; its counts are the stored ones.
     ``unknown_types``: the record types its reader did not know (format drift), each kept as
     an OTHER event with note ``unknown type: X`` and counted as imported: type -> records.
+    ``appended``: for a followed file whose new lines alone were read
+    (explorer.ingest.appending), how many records they held (the counts are the file's).
     """
 
     path: str
@@ -43,6 +45,7 @@ class FileReport:
     seq_assigned: bool = False
     unchanged: bool = False
     unknown_types: dict[str, int] = field(default_factory=dict)
+    appended: int = 0
 
 
 #: The accounting keys of a file, in the order reports show them.

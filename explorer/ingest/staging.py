@@ -33,7 +33,8 @@ NO_EVENTS = "no events"
 def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = None) -> Iterator[Chunk]:
     """Stage the events (and the rejected records) in blocks; skipped records stage nothing
     but a ``record_rows`` row with their reason. Staged rows are numbered across the whole
-    file, in record order; records are numbered from 0 in the order the reader gives them."""
+    file, in record order; records are numbered from 0 in the order the reader gives them,
+    a restated record (:class:`Record`) from -1 down (explorer.ingest.appending)."""
     db.run("create_record_rows")
     staged = Lines([], [], [])
     map_rows: list[int | None] = []
@@ -65,7 +66,11 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
             column.clear()
         return chunk
 
+    restated = 0
     for rec, record in enumerate(records):
+        if record.restated:
+            restated += 1
+            rec = -restated
         done += 1
         if record.error is not None:
             add(rec, record.line, record.text, record.error)

@@ -8,10 +8,13 @@ from explorer.audits import counts as audits
 from explorer.audits.marks import event_marks
 from explorer.audits.rules import COUNT_NAMES, RULE_TEXT
 from explorer.compaction import SessionLog, Strategy, window
+from explorer.compaction.sweep import FIGURES, sweep
+from explorer.compaction.sweep_plots import BUDGETS, CHECKED
 from explorer.compaction.window import in_view
 from explorer.model import Order
 from explorer.providers import PROVIDERS, Violation
 from explorer.providers.session_check import DEFAULT_SETTINGS, check_session
+from explorer.providers.sweep_figures import figure_names, rejected_figures
 from explorer.store.db import Db
 from explorer.tokens.session_events import session_events
 
@@ -60,21 +63,41 @@ class View:
     verdicts: dict[str, list[Violation]]
 
 
+@dataclass(frozen=True)
+class SweepPart:
+    """The corpus sweep the window's sweep panel plots (explorer.compaction.sweep_plots):
+    ``sweep --json``'s rows for its strategies and budgets, with every provider's
+    ``rejected_<provider>`` figure."""
+
+    strategies: tuple[str, ...]
+    budgets: tuple[int, ...]
+    providers: tuple[str, ...]
+    rows: list[dict]
+
+    def columns(self) -> tuple[str, ...]:
+        """The figures of each row, after strategy and budget (``sweep --csv``'s order)."""
+        return (*FIGURES, *figure_names(self.providers))
+
+
 @dataclass
 class Report:
-    """The whole report: what was read, the audit table, the findings, the sessions."""
+    """The whole report: what was read, the audit table, the findings, the sessions, the
+    corpus sweep (None when not asked for)."""
 
     sources: list[str]
     counts: dict[str, int]
     findings: dict[str, list[dict]]      # rule -> its findings (session_id, events)
     rule_text: dict[str, str]
     sessions: list[SessionPart] = field(default_factory=list)
+    sweep: SweepPart | None = None
 
 
 def build(db: Db, sources: list[str], session_id: str | None = None,
-          order: Order = Order.SEQ, strategy: str = "M1", budget: int = 4000) -> Report:
+          order: Order = Order.SEQ, strategy: str = "M1", budget: int = 4000,
+          with_sweep: bool = True) -> Report:
     """The report of the database (or of one session's part of it), each session's view
-    being ``strategy``'s at ``budget`` tokens."""
+    being ``strategy``'s at ``budget`` tokens; ``with_sweep``: with the corpus sweep (of
+    the whole database, as the window's sweep panel runs it)."""
     Strategy.parse(strategy)
     if budget < 1:
         raise ValueError("the budget is a positive number of tokens")
@@ -90,7 +113,16 @@ def build(db: Db, sources: list[str], session_id: str | None = None,
             raise ValueError(f"no session {session_id!r} in the database")
         names = [session_id]
     report.sessions = [_session(db, name, order, strategy, budget) for name in names]
+    if with_sweep:
+        report.sweep = corpus_sweep(db, order)
     return report
+
+
+def corpus_sweep(db: Db, order: Order = Order.SEQ) -> SweepPart:
+    """The sweep of the window's sweep panel: its default strategies over its budgets, every
+    provider checked."""
+    rows = sweep(db, CHECKED, BUDGETS, order, more=rejected_figures(PROVIDERS))
+    return SweepPart(CHECKED, BUDGETS, tuple(PROVIDERS), rows)
 
 
 def _session(db: Db, name: str, order: Order, strategy: str, budget: int) -> SessionPart:

@@ -7,14 +7,16 @@ from html import escape
 from typing import TextIO
 
 from explorer.providers import LABELS
-from explorer.report.content import FINDINGS_LIMIT, TREE_LIMIT, Report
+from explorer.report.content import FINDINGS_LIMIT, TREE_LIMIT, Report, SweepPart
 from explorer.report.svg import line_plot
+from explorer.report.sweep_figures import sweep_svgs
 from explorer.text_escape import visible
 
 _CSS = """body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;
 text-align:left}td.n{text-align:right}pre{background:#f6f6f6;padding:.5em;overflow-x:auto;
-font-size:12px}.mark{color:#b00}.ok{color:#080}.out{color:#999}.bad{color:#b00}h2{border-bottom:1px solid #ccc}"""
+font-size:12px}.mark{color:#b00}.ok{color:#080}.out{color:#999}.bad{color:#b00}h2{border-bottom:1px solid #ccc}
+figure{display:inline-block;margin:.3em}"""
 
 
 def _t(value) -> str:
@@ -31,7 +33,10 @@ def write(fh: TextIO, report: Report) -> None:
            "<h2>Audit</h2><table><tr><th>count</th><th>value</th></tr>"]
     out += [f'<tr><td>{_t(k)}</td><td class="n">{v:,}</td></tr>'
             for k, v in report.counts.items()]
-    out.append("</table><h2>Findings by rule</h2>")
+    out.append("</table>")
+    if report.sweep is not None:   # the corpus's, beside its audit table
+        out += _sweep(report.sweep)
+    out.append("<h2>Findings by rule</h2>")
     if not report.findings:
         out.append("<p>No findings.</p>")
     for rule, found in report.findings.items():
@@ -69,6 +74,20 @@ def write(fh: TextIO, report: Report) -> None:
         out.append("</pre>")
     out.append("</body></html>")
     fh.write("\n".join(out) + "\n")
+
+
+def _sweep(part: SweepPart) -> list[str]:
+    """The corpus sweep: what it ran, and the panel's plots."""
+    windows = part.rows[0]["windows"] if part.rows else 0
+    out = ["<h2>Corpus sweep</h2>",
+           (f"<p>Strategies {_t(', '.join(part.strategies))} over {len(part.budgets):,} "
+            f"budgets ({part.budgets[0]:,} to {part.budgets[-1]:,} tokens), {windows:,} "
+            f"windows each; every window checked against "
+            f"{_t(', '.join(LABELS[p] for p in part.providers))}.</p>"),
+           '<div class="plots">']
+    out += [f"<figure>{svg}</figure>" for _title, svg in sweep_svgs(part)]
+    out.append("</div>")
+    return out
 
 
 def _verdicts(verdicts) -> list[str]:

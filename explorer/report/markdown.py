@@ -4,10 +4,12 @@ escaped outside code so that no renderer reads them as markup."""
 
 from __future__ import annotations
 
+import base64
 from typing import TextIO
 
 from explorer.providers import LABELS
-from explorer.report.content import FINDINGS_LIMIT, TREE_LIMIT, Report
+from explorer.report.content import FINDINGS_LIMIT, TREE_LIMIT, Report, SweepPart
+from explorer.report.sweep_figures import sweep_svgs
 from explorer.text_escape import visible
 
 
@@ -25,7 +27,10 @@ def write(fh: TextIO, report: Report) -> None:
     out = ["# Turnscope report", "", "Read: " + ", ".join(_t(s) for s in report.sources), "",
            "## Audit", "", "| count | value |", "|---|---:|"]
     out += [f"| {_t(k)} | {v:,} |" for k, v in report.counts.items()]
-    out += ["", "## Findings by rule", ""]
+    out.append("")
+    if report.sweep is not None:   # the corpus's, beside its audit table
+        out += _sweep(report.sweep)
+    out += ["## Findings by rule", ""]
     if not report.findings:
         out.append("No findings.")
     for rule, found in report.findings.items():
@@ -61,6 +66,21 @@ def write(fh: TextIO, report: Report) -> None:
             out.append(f"    … and {part.events - TREE_LIMIT:,} more events")
         out.append("")
     fh.write("\n".join(out) + "\n")
+
+
+def _sweep(part: SweepPart) -> list[str]:
+    """The corpus sweep: what it ran, and the panel's plots as SVG images in the file (data
+    URIs: the file stays self-contained)."""
+    windows = part.rows[0]["windows"] if part.rows else 0
+    out = ["## Corpus sweep", "",
+           (f"Strategies {_t(', '.join(part.strategies))} over {len(part.budgets):,} budgets "
+            f"({part.budgets[0]:,} to {part.budgets[-1]:,} tokens), {windows:,} windows each; "
+            f"every window checked against "
+            f"{_t(', '.join(LABELS[p] for p in part.providers))}."), ""]
+    for title, svg in sweep_svgs(part):
+        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        out += [f"![{_t(title)}](data:image/svg+xml;base64,{data})", ""]
+    return out
 
 
 def _verdicts(verdicts) -> list[str]:
