@@ -5,19 +5,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.providers.found import Found, Messages, combine, messages, per_item
+from explorer.providers.found import Found, Messages, combine, per_item
 from explorer.providers.request import Request
 from explorer.providers.rules import rule
 
 
 def messages_of(req: Request) -> Messages:
-    """Every item is one input item."""
-    return messages(req, np.ones(req.n, dtype=bool), req.speaker)
+    """Every item is one input item (numbered from its view's first)."""
+    at = np.arange(req.n)
+    if req.views == 1:
+        number = at
+    else:
+        number = at - np.maximum.accumulate(np.where(req.new_view, at, 0)) if req.n else at
+    return Messages(at, np.arange(req.n + 1), req.seg, req.speaker, number, req.new_view)
 
 
 def check(req: Request) -> Found:
     ms = messages_of(req)
-    calls, results = np.flatnonzero(req.call), np.flatnonzero(req.result)
+    calls, results = req.calls, req.results
     if req.views == 1:   # one view: the id is the group
         group_of, groups = req.code, req.ncodes
     else:

@@ -10,6 +10,7 @@ slider's path), the whole log (:func:`from_log`), a corpus decision (:func:`from
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -19,6 +20,10 @@ from explorer.model import KINDS
 #: Speakers of an item: who sends it (a tool result is its own speaker; providers place it).
 USER_SPEAKER, ASSISTANT_SPEAKER, TOOL_SPEAKER = 0, 1, 2
 _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+# who speaks each kind before tool results and shadow summaries are placed (a noted USER,
+# compaction.log's NOTED, is a USER; SYSTEM and OTHER never reach a request)
+_SPEAKER_OF_KIND = np.full(NOTED + 1, ASSISTANT_SPEAKER, dtype=np.int64)
+_SPEAKER_OF_KIND[[USER, RESULT, SUMMARY, NOTED]] = USER_SPEAKER
 
 
 @dataclass
@@ -43,22 +48,36 @@ class Request:
             self.kind = np.where(noted, USER, self.kind)
         self.call = (self.kind == CALL) & (self.code >= 0)
         self.result = (self.kind == RESULT) & (self.code >= 0)
-        # a USER with a note (harness text: FORMAT.md) opens no turn but is sent as user text
-        speaker = np.where((self.kind == USER) | (self.kind == NOTED), USER_SPEAKER,
-                           ASSISTANT_SPEAKER)
-        speaker[self.kind == RESULT] = USER_SPEAKER  # a RESULT without id is user text
+        # the positions of the CALLs and RESULTs with an id, shared by the five checks
+        self.calls, self.results = np.flatnonzero(self.call), np.flatnonzero(self.result)
+        # by kind (a USER with a note, harness text: FORMAT.md, is sent as user text; a
+        # RESULT without id is user text; a SUMMARY is user text but after a shadow prompt)
+        speaker = _SPEAKER_OF_KIND[self.kind]
         speaker[self.result] = TOOL_SPEAKER
-        summary = self.kind == SUMMARY
-        shadow = np.zeros(n, dtype=bool)  # a SUMMARY right after a synthetic USER
         if n > 1:
-            shadow[1:] = summary[1:] & (self.kind[:-1] == USER) & self.synthetic[:-1] \
-                & (self.seg[1:] == self.seg[:-1])
-        speaker[summary & ~shadow] = USER_SPEAKER
+            summary = self.kind[1:] == SUMMARY
+            if summary.any():   # a SUMMARY right after a synthetic USER is the assistant's
+                shadow = summary & (self.kind[:-1] == USER) & self.synthetic[:-1] \
+                    & (self.seg[1:] == self.seg[:-1])
+                speaker[1:][shadow] = ASSISTANT_SPEAKER
         self.speaker = speaker
-        self.new_view = np.ones(n, dtype=bool)
-        if n > 1:
+        self.new_view = np.zeros(n, dtype=bool)
+        if self.views == 1:
+            self.new_view[:1] = True
+        elif n:
+            self.new_view[0] = True
             self.new_view[1:] = self.seg[1:] != self.seg[:-1]
         self.ncodes = int(self.code.max(initial=-1)) + 1
+
+    @cached_property
+    def calls_unique(self) -> bool:
+        """No call id is on two CALLs (the usual log): membership is one indexed array."""
+        return _unique(self.code[self.calls], self.ncodes)
+
+    @cached_property
+    def results_unique(self) -> bool:
+        """No call id is on two RESULTs."""
+        return _unique(self.code[self.results], self.ncodes)
 
     def key(self, group: np.ndarray, positions: np.ndarray) -> np.ndarray:
         """One int64 per (group, call id) of the items at ``positions``."""
@@ -71,6 +90,10 @@ class Request:
             code = int(self.code[p])
             seen.setdefault(self.id_text[code] if self.id_text else str(code), None)
         return tuple(seen)
+
+
+def _unique(codes: np.ndarray, ncodes: int) -> bool:
+    return not len(codes) or int(np.bincount(codes, minlength=ncodes).max()) <= 1
 
 
 def _request(kind, code, synthetic, seg, row, views, system, id_text=None, seq=None,
@@ -116,11 +139,18 @@ def from_window(log, w, keep: np.ndarray | None = None) -> Request:
 
 def from_rows(log, rows: np.ndarray, front, placeholders) -> Request:
     """Log ``rows`` (ascending) after the ``front`` items, placeholders after their CALLs."""
-    kind = log.kind[rows]
-    system = np.array([bool((kind == SYSTEM).any())])
-    rows = rows[(kind != SYSTEM) & (kind != OTHER)]
-    kind = log.kind[rows]
-    code = np.where((kind == CALL) | (kind == RESULT), log.call[rows], -1)
+    system = np.array([bool(log.is_system[rows].any())])
+    kind, code, synthetic, row, seq, sub = _view_arrays(log, rows, front, placeholders)
+    return Request(kind, code, synthetic, np.zeros(len(kind), dtype=np.int64), row, 1,
+                   system, id_texts(log), seq, sub)
+
+
+def _view_arrays(log, rows: np.ndarray, front, placeholders) -> tuple:
+    """The items of one view (its ``rows`` with SYSTEM and OTHER ones set aside, then its
+    synthetic items where they sit): kind, code, synthetic, row, seq, sub."""
+    body, id_code = _body_of(log)
+    rows = rows[body[rows]]
+    kind, code = log.kind[rows], id_code[rows]
     row, seq, sub = rows, log.seq[rows], log.sub[rows]
     synthetic = np.zeros(len(rows), dtype=bool)
     if len(placeholders):
@@ -132,12 +162,39 @@ def from_rows(log, rows: np.ndarray, front, placeholders) -> Request:
         synthetic = np.insert(synthetic, at, True)
     if front:
         k = len(front)
-        kind = np.r_[[_KIND_CODE[f[0]] for f in front], kind].astype(np.int64)
-        code = np.r_[np.full(k, -1), code].astype(np.int64)
-        row, seq, sub = (np.r_[np.full(k, -1), a].astype(np.int64) for a in (row, seq, sub))
-        synthetic = np.r_[np.ones(k, dtype=bool), synthetic]
-    return _request(kind, code, synthetic, np.zeros(len(kind), dtype=np.int64), row, 1,
-                    system, id_texts(log), seq, sub)
+        kind = np.concatenate([[_KIND_CODE[f[0]] for f in front], kind]).astype(np.int64)
+        code, row, seq, sub = (np.concatenate([np.full(k, -1), a]).astype(np.int64)
+                               for a in (code, row, seq, sub))
+        synthetic = np.concatenate([np.ones(k, dtype=bool), synthetic])
+    return kind, code, synthetic, row, seq, sub
+
+
+def _body_of(log) -> tuple[np.ndarray, np.ndarray]:
+    """Per log row: it reaches the messages (not SYSTEM, not OTHER), and its call id code
+    if it is a CALL or RESULT (else -1); kept on the log."""
+    cached = log.__dict__.get("_provider_body")
+    if cached is None:
+        kind = log.kind
+        cached = log.__dict__["_provider_body"] = (
+            (kind != SYSTEM) & (kind != OTHER),
+            np.where((kind == CALL) | (kind == RESULT), log.call, -1))
+    return cached
+
+
+def from_windows(log, windows, keeps) -> Request:
+    """The views of several windows of one ``log`` (``keeps``: their :func:`in_view`) as one
+    request of as many views, in order: what the compare table checks at once. Each view's
+    call ids get codes of their own, so that an id is unique across views as within one."""
+    parts = [_view_arrays(log, np.flatnonzero(keep), w.front, w.placeholders)
+             for w, keep in zip(windows, keeps)]
+    sizes = [len(p[0]) for p in parts]
+    seg = np.repeat(np.arange(len(parts), dtype=np.int64), sizes)
+    kind, code, synthetic, row, seq, sub = (np.concatenate([p[i] for p in parts])
+                                            for i in range(6))
+    width = int(log.call.max(initial=-1)) + 1
+    code = np.where(code >= 0, code + seg * width, -1)
+    system = np.array([bool(log.is_system[keep].any()) for keep in keeps])
+    return Request(kind, code, synthetic, seg, row, len(parts), system, None, seq, sub)
 
 
 def id_texts(log) -> list:
