@@ -211,14 +211,20 @@ def id_texts(log) -> list:
 
 
 def dense_ids(c) -> np.ndarray:
-    """Per corpus position, a dense code of its (session-free) call id, -1 without one;
-    computed once per corpus."""
+    """Per corpus position, a dense code of its (session, call id), -1 without one;
+    computed once per corpus from its ``call_order`` (the events with an id grouped by
+    session and id), without a sort. An id is compared only within its session's view,
+    and an id unique in its session has a code of its own: membership stays one array."""
     cached = c.__dict__.get("_provider_codes")
     if cached is None:
         cached = np.full(len(c.kind), -1, dtype=np.int64)
-        has = np.flatnonzero(c.has_id)
-        if len(has):
-            cached[has] = np.unique(c.call_key[has], return_inverse=True)[1].ravel()
+        order = c.call_order
+        if len(order):
+            key, session = c.call_key[order], c.session[order]
+            new = np.ones(len(order), dtype=bool)
+            new[1:] = (key[1:] != key[:-1]) | (session[1:] != session[:-1])
+            del key, session
+            cached[order] = np.cumsum(new) - 1
         c.__dict__["_provider_codes"] = cached
     return cached
 
