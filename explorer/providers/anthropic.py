@@ -31,9 +31,13 @@ def messages_of(req: Request) -> Messages:
 
 def _leading(req: Request, ms: Messages) -> np.ndarray:
     """The tool results before the first block of another kind in their message (their
-    positions): those before the first other item at or after their message's start."""
-    others = np.append(np.flatnonzero(~req.result), req.n)
-    first_other = others[np.searchsorted(others, ms.start[:-1])]
+    positions): those before their message's first other item."""
+    others = np.flatnonzero(~req.result)
+    of = ms.of[others]
+    head = np.ones(len(others), dtype=bool)
+    head[1:] = of[1:] != of[:-1]
+    first_other = np.full(ms.count, req.n, dtype=np.int64)
+    first_other[of[head]] = others[head]
     results = req.results
     return results[results < first_other[ms.of[results]]]
 

@@ -55,7 +55,8 @@ def messages(req: Request, boundary: np.ndarray, role: np.ndarray,
     added to N (openai-chat's system message)."""
     bounds = boundary | req.new_view
     starts = np.flatnonzero(bounds)
-    of = np.cumsum(bounds) - 1
+    of = np.cumsum(bounds, dtype=np.int64)
+    of -= 1
     seg = req.seg[starts]
     count = len(starts)
     if req.views == 1:   # one view: numbered from its first message
@@ -94,10 +95,22 @@ def member(req: Request, group: np.ndarray, items: np.ndarray, set_group: np.nda
     if unique is None:
         unique = not len(set_items) or np.bincount(set_codes, minlength=req.ncodes).max() <= 1
     if unique:
-        where = np.full(req.ncodes, -1, dtype=np.int64)
+        where = scratch(req)
         where[set_codes] = set_group
-        return where[req.code[items]] == group
+        out = where[req.code[items]] == group
+        where[set_codes] = -1
+        return out
     return np.isin(req.key(group, items), req.key(set_group, set_items))
+
+
+def scratch(req: Request) -> np.ndarray:
+    """One array per call id code of ``req``, -1 everywhere: the caller sets the entries of
+    the codes it asks about and sets them back to -1 (the sweep's requests hold millions of
+    codes: a fresh array per rule was a third of its check). Not for two threads at once."""
+    where = req.__dict__.get("_where")
+    if where is None:
+        where = req.__dict__["_where"] = np.full(req.ncodes, -1, dtype=np.int64)
+    return where
 
 
 def repeats(req: Request, group: np.ndarray, items: np.ndarray,

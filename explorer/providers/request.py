@@ -40,6 +40,7 @@ class Request:
     id_text: list | None = None     # code -> call_id string (None in the sweep)
     seq: np.ndarray | None = None   # the items' seq and sub (-1 for synthetic ones)
     sub: np.ndarray | None = None
+    codes_by_view: bool = False     # no code is on items of two views
 
     def __post_init__(self) -> None:
         n = self.n = len(self.kind)
@@ -194,7 +195,7 @@ def from_windows(log, windows, keeps) -> Request:
     width = int(log.call.max(initial=-1)) + 1
     code = np.where(code >= 0, code + seg * width, -1)
     system = np.array([bool(log.is_system[keep].any()) for keep in keeps])
-    return Request(kind, code, synthetic, seg, row, len(parts), system, None, seq, sub)
+    return Request(kind, code, synthetic, seg, row, len(parts), system, None, seq, sub, True)
 
 
 def id_texts(log) -> list:
@@ -215,17 +216,29 @@ def dense_ids(c) -> np.ndarray:
     computed once per corpus from its ``call_order`` (the events with an id grouped by
     session and id), without a sort. An id is compared only within its session's view,
     and an id unique in its session has a code of its own: membership stays one array."""
+    return _dense(c)[0]
+
+
+def _dense(c) -> tuple[np.ndarray, bool, bool]:
+    """:func:`dense_ids`, and whether no code is on two CALLs, or on two RESULTs, of the
+    corpus (then none is in any view of it)."""
     cached = c.__dict__.get("_provider_codes")
     if cached is None:
-        cached = np.full(len(c.kind), -1, dtype=np.int64)
+        codes = np.full(len(c.kind), -1, dtype=np.int64)
         order = c.call_order
+        calls_unique = results_unique = True
         if len(order):
             key, session = c.call_key[order], c.session[order]
             new = np.ones(len(order), dtype=bool)
             new[1:] = (key[1:] != key[:-1]) | (session[1:] != session[:-1])
             del key, session
-            cached[order] = np.cumsum(new) - 1
-        c.__dict__["_provider_codes"] = cached
+            dense = np.cumsum(new, dtype=np.int64)
+            dense -= 1
+            codes[order] = dense
+            kind = c.kind[order]
+            calls_unique = _unique(dense[kind == CALL], int(dense[-1]) + 1)
+            results_unique = _unique(dense[kind == RESULT], int(dense[-1]) + 1)
+        cached = c.__dict__["_provider_codes"] = (codes, calls_unique, results_unique)
     return cached
 
 
@@ -270,7 +283,7 @@ def from_decision(c, d, only: np.ndarray | None = None) -> Request:
             mask = mask & only[c.session]
         system = np.bincount(c.session[mask & (kind_all == SYSTEM)], minlength=sessions) > 0
         g = np.flatnonzero(mask & (kind_all != SYSTEM) & (kind_all != OTHER))
-    codes = dense_ids(c)
+    codes, calls_unique, results_unique = _dense(c)
     parts_key = [g.astype(np.float64)]
     kind, code, row = [kind_all[g].astype(np.int64)], [codes[g]], [g]
     seg = [c.session[g].astype(np.int64)]
@@ -294,7 +307,15 @@ def from_decision(c, d, only: np.ndarray | None = None) -> Request:
             seg.append(fronted.astype(np.int64))
             synthetic.append(np.ones(len(fronted), dtype=bool))
     if len(parts_key) == 1:
-        return Request(kind[0], code[0], synthetic[0], seg[0], row[0], sessions, system)
-    order = np.argsort(np.concatenate(parts_key), kind="stable")
-    return Request(*(np.concatenate(a)[order] for a in (kind, code, synthetic, seg, row)),
-                   sessions, system)
+        req = Request(kind[0], code[0], synthetic[0], seg[0], row[0], sessions, system,
+                      codes_by_view=True)
+    else:
+        order = np.argsort(np.concatenate(parts_key), kind="stable")
+        req = Request(*(np.concatenate(a)[order] for a in (kind, code, synthetic, seg, row)),
+                      sessions, system, codes_by_view=True)
+    # ids unique in the corpus are unique in its views (a placeholder adds a RESULT)
+    if calls_unique:
+        req.__dict__["calls_unique"] = True
+    if results_unique and d.placeholder_end is None:
+        req.__dict__["results_unique"] = True
+    return req

@@ -27,14 +27,32 @@ COUNTS_KEPT, VERDICTS_KEPT = 256, 8
 _LOCK = threading.Lock()
 
 
-def view_key(w, keep: np.ndarray) -> tuple:
-    """What decides a window's request: its rows (the cut and whether SYSTEM rows before it
-    stay, or a digest of its mask) and its synthetic items."""
+def view_key(log, w, keep: np.ndarray) -> tuple:
+    """What decides a window's request: the rows that reach the messages (the cut, or a
+    digest of the mask), whether a SYSTEM event is in view, and the synthetic items. Two
+    strategies whose views differ only in SYSTEM rows kept before the cut (``pinned``)
+    send the same request when the log has none there."""
+    systems = _systems(log)
     if w.mask is None:
-        rows = (int(w.cut), bool(w.pinned))
+        cut = int(w.cut)
+        system = bool(systems[-1] - systems[min(cut, log.n)] or (w.pinned and systems[cut]))
+        rows: object = cut
     else:
-        rows = hashlib.blake2b(np.packbits(keep).tobytes(), digest_size=16).digest()
-    return rows, tuple(kind for kind, _ in w.front), tuple(int(p) for p in w.placeholders)
+        system = bool((keep & log.is_system).any())
+        rows = hashlib.blake2b(np.packbits(keep & ~log.is_system).tobytes(),
+                               digest_size=16).digest()
+    return rows, system, tuple(kind for kind, _ in w.front), \
+        tuple(int(p) for p in w.placeholders)
+
+
+def _systems(log) -> np.ndarray:
+    """The running count of SYSTEM events before each row (n + 1 values), kept on the log."""
+    systems = log.__dict__.get("_provider_systems")
+    if systems is None:
+        systems = np.zeros(log.n + 1, dtype=np.int64)
+        np.cumsum(log.is_system, out=systems[1:])
+        log.__dict__["_provider_systems"] = systems
+    return systems
 
 
 def _memo(log, name: str) -> OrderedDict:
@@ -65,7 +83,7 @@ def error_counts(log, windows, keeps, providers=PROVIDERS) -> list[dict[str, int
     if not asked:
         return [{} for _ in windows]
     memo = _memo(log, "_provider_counts")
-    keys = [view_key(w, keep) for w, keep in zip(windows, keeps)]
+    keys = [view_key(log, w, keep) for w, keep in zip(windows, keeps)]
     known = {k: v for k in set(keys) if (v := _get(memo, k)) is not None
              and all(p in v for p in asked)}
     todo: dict = {}
@@ -89,7 +107,7 @@ def checked(log, w, keep: np.ndarray, providers=PROVIDERS) -> tuple[Request, dic
     :func:`explorer.providers.check` gives them), from the memo when the view was seen."""
     asked = tuple(p for p in PROVIDERS if p in providers)
     memo = _memo(log, "_provider_verdicts")
-    key = view_key(w, keep)
+    key = view_key(log, w, keep)
     entry = _get(memo, key)
     if entry is None:
         entry = (from_window(log, w, keep), {})
