@@ -10,6 +10,7 @@ Nothing here builds a Python object per item, so the sweep checks a corpus at on
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -41,8 +42,14 @@ class Messages:
 
     def next_ok(self, m: np.ndarray) -> np.ndarray:
         """Message ``m`` has a next message in its view."""
-        nxt = np.minimum(m + 1, self.count - 1)
-        return (m + 1 < self.count) & (self.seg[nxt] == self.seg[m])
+        return ~self.last[m]
+
+    @cached_property
+    def last(self) -> np.ndarray:
+        """Per message: it is the last of its view."""
+        last = np.ones(self.count, dtype=bool)
+        last[:-1] = self.first[1:]
+        return last
 
     def per_message(self, flags: np.ndarray) -> np.ndarray:
         """How many flagged items each message holds."""

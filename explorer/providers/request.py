@@ -132,31 +132,63 @@ def from_log(log) -> Request:
 def from_window(log, w, keep: np.ndarray | None = None) -> Request:
     """The view of ``w`` (:func:`explorer.compaction.window`) of ``log``: its events, the
     front synthetic items before them (SYSTEM items aside, where they sit does not matter)
-    and each placeholder RESULT right after its CALL."""
+    and each placeholder RESULT right after its CALL. ``keep``: ``in_view(log, w)``, when
+    the caller has it."""
     from explorer.compaction.window import in_view
     keep = in_view(log, w) if keep is None else keep
-    return from_rows(log, np.flatnonzero(keep), w.front, w.placeholders)
+    system = np.array([bool(log.is_system[keep].any())])
+    kind, code, synthetic, row, seq, sub = _window_arrays(log, w, keep)
+    return Request(kind, code, synthetic, np.zeros(len(kind), dtype=np.int64), row, 1,
+                   system, id_texts(log), seq, sub)
 
 
 def from_rows(log, rows: np.ndarray, front, placeholders) -> Request:
     """Log ``rows`` (ascending) after the ``front`` items, placeholders after their CALLs."""
     system = np.array([bool(log.is_system[rows].any())])
-    kind, code, synthetic, row, seq, sub = _view_arrays(log, rows, front, placeholders)
+    kind, code, synthetic, row, seq, sub = _view_arrays(log, _columns(log, rows), front,
+                                                        placeholders)
     return Request(kind, code, synthetic, np.zeros(len(kind), dtype=np.int64), row, 1,
                    system, id_texts(log), seq, sub)
 
 
-def _view_arrays(log, rows: np.ndarray, front, placeholders) -> tuple:
-    """The items of one view (its ``rows`` with SYSTEM and OTHER ones set aside, then its
-    synthetic items where they sit): kind, code, synthetic, row, seq, sub."""
+def _window_arrays(log, w, keep: np.ndarray) -> tuple:
+    """:func:`_view_arrays` of a window: a suffix window's rows are the log's body rows
+    from its cut (a slice; the SYSTEM rows it pins before the cut are not body rows)."""
+    if w.mask is None:
+        body = _body_columns(log)
+        at = int(np.searchsorted(body[0], w.cut))
+        columns = tuple(a[at:] for a in body)
+    else:
+        columns = _columns(log, np.flatnonzero(keep))
+    return _view_arrays(log, columns, w.front, w.placeholders)
+
+
+def _columns(log, rows: np.ndarray) -> tuple:
+    """The rows of ``rows`` that reach the messages, with their kind, code, seq and sub."""
     body, id_code = _body_of(log)
     rows = rows[body[rows]]
-    kind, code = log.kind[rows], id_code[rows]
-    row, seq, sub = rows, log.seq[rows], log.sub[rows]
-    synthetic = np.zeros(len(rows), dtype=bool)
+    return rows, log.kind[rows], id_code[rows], log.seq[rows], log.sub[rows]
+
+
+def _body_columns(log) -> tuple:
+    """:func:`_columns` of the whole log, kept on it (read-only: requests hold slices)."""
+    cached = log.__dict__.get("_provider_body_columns")
+    if cached is None:
+        cached = tuple(np.array(a) for a in _columns(log, np.arange(log.n)))
+        for a in cached:
+            a.flags.writeable = False
+        log.__dict__["_provider_body_columns"] = cached
+    return cached
+
+
+def _view_arrays(log, columns: tuple, front, placeholders) -> tuple:
+    """The items of one view (its body ``columns``, then its synthetic items where they
+    sit): kind, code, synthetic, row, seq, sub."""
+    row, kind, code, seq, sub = columns
+    synthetic = np.zeros(len(row), dtype=bool)
     if len(placeholders):
         held = np.asarray(placeholders, dtype=np.int64)
-        at = np.searchsorted(rows, held, side="right")
+        at = np.searchsorted(row, held, side="right")
         kind = np.insert(kind, at, RESULT)
         code = np.insert(code, at, log.call[held])
         row, seq, sub = (np.insert(a, at, -1) for a in (row, seq, sub))
@@ -186,8 +218,7 @@ def from_windows(log, windows, keeps) -> Request:
     """The views of several windows of one ``log`` (``keeps``: their :func:`in_view`) as one
     request of as many views, in order: what the compare table checks at once. Each view's
     call ids get codes of their own, so that an id is unique across views as within one."""
-    parts = [_view_arrays(log, np.flatnonzero(keep), w.front, w.placeholders)
-             for w, keep in zip(windows, keeps)]
+    parts = [_window_arrays(log, w, keep) for w, keep in zip(windows, keeps)]
     sizes = [len(p[0]) for p in parts]
     seg = np.repeat(np.arange(len(parts), dtype=np.int64), sizes)
     kind, code, synthetic, row, seq, sub = (np.concatenate([p[i] for p in parts])
