@@ -1,7 +1,8 @@
 """The window's provider checks through their memo (explorer/providers/view_checks.py): the
-compare table's columns, every strategy's view checked at once, and one view's violations,
-equal the plain oracle on each view's items, whether computed or answered from the memo
-(the same view again, or another strategy's view that sends the same request)."""
+compare table's columns, every strategy's view checked at once, and one view's violations
+(as arrays and spelt out), equal the plain oracle on each view's items, whether computed or
+answered from the memo (the same view again, or another strategy's view that sends the
+same request)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from explorer.compaction import SessionLog, Strategy, view, window
 from explorer.compaction.window import in_view
 from explorer.model import Order
 from explorer.providers import PROVIDERS, violations
-from explorer.providers.view_checks import checked, error_counts, view_key
+from explorer.providers.view_checks import checked, error_counts, spelled, view_key
 from explorer.session.preview import strategy_texts
 from explorer.tokens.session_events import session_events
 from tests import provider_oracle
@@ -85,5 +86,9 @@ def test_one_views_violations_equal_the_oracle_computed_or_remembered(tmp_path):
                                    for v in violations(req, f)] for p, f in found.items()}
                         want = _oracle(log, text, budget)
                         assert got == {p: want[p] for p in asked}, (text, budget)
+                    for provider in ("anthropic", "openai-chat"):   # as the window shows it
+                        _, spelt = spelled(log, w, keep, provider)
+                        assert [(v.rule, v.message_index, v.content_index, v.call_ids)
+                                for v in spelt] == want[provider], (text, budget)
         # views of two strategies sent as one request (M3/M4, spring-tokens...) were met
         assert shared > 10

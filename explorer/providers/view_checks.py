@@ -16,7 +16,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from explorer.providers import check
+from explorer.providers import Violation, check, violations
 from explorer.providers.found import Found
 from explorer.providers.request import Request, from_window, from_windows
 from explorer.providers.rules import PROVIDERS
@@ -120,3 +120,17 @@ def checked(log, w, keep: np.ndarray, providers=PROVIDERS) -> tuple[Request, dic
         _put(counts, key, {**(_get(counts, key) or {}), **{p: len(f) for p, f in found.items()}},
              COUNTS_KEPT)
     return req, {p: found[p] for p in asked}
+
+
+def spelled(log, w, keep: np.ndarray, provider: str) -> tuple[Request, tuple[Violation, ...]]:
+    """The request of one window's view and ``provider``'s violations spelt out
+    (:func:`explorer.providers.violations`), from the memo when the view was seen: the
+    ``recorded`` view's on every slider move, however many they are."""
+    memo = _memo(log, "_provider_spelled")
+    key = (view_key(log, w, keep), provider)
+    entry = _get(memo, key)
+    if entry is None:
+        req, found = checked(log, w, keep, (provider,))
+        entry = (req, tuple(violations(req, found[provider])))
+        _put(memo, key, entry, VERDICTS_KEPT)
+    return entry
