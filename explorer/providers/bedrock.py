@@ -14,13 +14,14 @@ from explorer.providers.rules import rule
 
 def check(req: Request) -> Found:
     ms = messages_of(req)
-    calls, results = np.flatnonzero(req.call), np.flatnonzero(req.result)
+    calls, results = req.calls, req.results
     call_msg, result_msg = ms.of[calls], ms.of[results]
     nxt = lambda m: np.where(ms.next_ok(m), m + 1, m)
     prv = lambda m: np.where(ms.prev_ok(m), m - 1, m)
     parts = []
     # expected: toolUse ids of message N without a toolResult anywhere in N+1
-    answered = ms.next_ok(call_msg) & member(req, call_msg + 1, calls, result_msg, results)
+    answered = ms.next_ok(call_msg) & member(req, call_msg + 1, calls, result_msg,
+                                                    results, req.results_unique)
     miss = calls[~answered]
     parts.append(per_message(rule("bedrock.expected"), ms, miss, ms.of[miss],
                              lambda m: ms.number[m] + 1, lambda m: m, nxt))
@@ -33,7 +34,7 @@ def check(req: Request) -> Found:
     parts.append(per_message(rule("bedrock.exceeds"), ms, items, ms.of[items],
                              lambda m: ms.number[m], prv, lambda m: m))
     # duplicate: two toolUse blocks with one id in one message
-    dup = calls[repeats(req, call_msg, calls)]
+    dup = calls[repeats(req, call_msg, calls, req.calls_unique)]
     parts.append(per_message(rule("bedrock.duplicate"), ms, dup, ms.of[dup],
                              lambda m: ms.number[m], lambda m: m, lambda m: m))
     # first-user: message 0 is not a user message

@@ -10,6 +10,7 @@ Nothing here builds a Python object per item, so the sweep checks a corpus at on
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -41,8 +42,14 @@ class Messages:
 
     def next_ok(self, m: np.ndarray) -> np.ndarray:
         """Message ``m`` has a next message in its view."""
-        nxt = np.minimum(m + 1, self.count - 1)
-        return (m + 1 < self.count) & (self.seg[nxt] == self.seg[m])
+        return ~self.last[m]
+
+    @cached_property
+    def last(self) -> np.ndarray:
+        """Per message: it is the last of its view."""
+        last = np.ones(self.count, dtype=bool)
+        last[:-1] = self.first[1:]
+        return last
 
     def per_message(self, flags: np.ndarray) -> np.ndarray:
         """How many flagged items each message holds."""
@@ -55,7 +62,8 @@ def messages(req: Request, boundary: np.ndarray, role: np.ndarray,
     added to N (openai-chat's system message)."""
     bounds = boundary | req.new_view
     starts = np.flatnonzero(bounds)
-    of = np.cumsum(bounds) - 1
+    of = np.cumsum(bounds, dtype=np.int64)
+    of -= 1
     seg = req.seg[starts]
     count = len(starts)
     if req.views == 1:   # one view: numbered from its first message
@@ -69,7 +77,7 @@ def messages(req: Request, boundary: np.ndarray, role: np.ndarray,
         number = np.arange(count) - head
     if offset is not None:
         number = number + offset[seg]
-    return Messages(of, np.r_[starts, req.n], seg, role[starts], number, first)
+    return Messages(of, np.append(starts, req.n), seg, role[starts], number, first)
 
 
 def runs(req: Request, role: np.ndarray, every: np.ndarray | None = None) -> Messages:
@@ -83,23 +91,42 @@ def runs(req: Request, role: np.ndarray, every: np.ndarray | None = None) -> Mes
 
 
 def member(req: Request, group: np.ndarray, items: np.ndarray, set_group: np.ndarray,
-           set_items: np.ndarray) -> np.ndarray:
+           set_items: np.ndarray, unique: bool | None = None) -> np.ndarray:
     """Whether each (``group``, call id of ``items``) is among the (``set_group``, call id of
-    ``set_items``) pairs. When no id occurs twice in the set (the usual log), one array
-    indexed by the id answers it; else a sort does."""
+    ``set_items``) pairs. When no id occurs twice in the set (the usual log; ``unique``
+    says so when the caller knows, e.g. the set is among ``req.results`` and
+    ``req.results_unique``), one array indexed by the id answers it; else a sort does."""
     if not len(items):
         return np.zeros(0, dtype=bool)
     set_codes = req.code[set_items]
-    if not len(set_items) or np.bincount(set_codes, minlength=req.ncodes).max() <= 1:
-        where = np.full(req.ncodes, -1, dtype=np.int64)
+    if unique is None:
+        unique = not len(set_items) or np.bincount(set_codes, minlength=req.ncodes).max() <= 1
+    if unique:
+        where = scratch(req)
         where[set_codes] = set_group
-        return where[req.code[items]] == group
+        out = where[req.code[items]] == group
+        where[set_codes] = -1
+        return out
     return np.isin(req.key(group, items), req.key(set_group, set_items))
 
 
-def repeats(req: Request, group: np.ndarray, items: np.ndarray) -> np.ndarray:
-    """For each of ``items``, whether an earlier one has its (``group``, call id)."""
-    if not len(items) or np.bincount(req.code[items], minlength=req.ncodes).max() <= 1:
+def scratch(req: Request) -> np.ndarray:
+    """One array per call id code of ``req``, -1 everywhere: the caller sets the entries of
+    the codes it asks about and sets them back to -1 (the sweep's requests hold millions of
+    codes: a fresh array per rule was a third of its check). Not for two threads at once."""
+    where = req.__dict__.get("_where")
+    if where is None:
+        where = req.__dict__["_where"] = np.full(req.ncodes, -1, dtype=np.int64)
+    return where
+
+
+def repeats(req: Request, group: np.ndarray, items: np.ndarray,
+            unique: bool | None = None) -> np.ndarray:
+    """For each of ``items``, whether an earlier one has its (``group``, call id)
+    (``unique``: no id is on two of ``items``, as the caller knows)."""
+    if unique is None:
+        unique = not len(items) or np.bincount(req.code[items], minlength=req.ncodes).max() <= 1
+    if not len(items) or unique:
         return np.zeros(len(items), dtype=bool)
     return later_repeats(req.key(group, items))
 
@@ -137,10 +164,23 @@ class Found:
         return np.bincount(self.seg, minlength=views) > 0
 
 
+def _nothing() -> Found:
+    e = np.zeros(0, dtype=np.int64)
+    e.flags.writeable = False
+    return Found(e, e, e, e, e, e, e, e, e)
+
+
+#: No violation (shared, read-only): most views break no rule, and building an empty
+#: Found per rule was most of a clean view's check.
+NOTHING = _nothing()
+
+
 def found(rule: int, seg, message, content=None, lo=None, hi=None, extra=None,
           id_of=None, id_item=None) -> Found:
     """One rule's violations; ``content``/``extra`` default to none, the ids to none."""
     k = len(seg)
+    if not k:
+        return NOTHING
     none = np.full(k, -1, dtype=np.int64)
     return Found(np.full(k, rule, dtype=np.int64), np.asarray(seg, dtype=np.int64),
                  np.asarray(message, dtype=np.int64),
@@ -155,6 +195,8 @@ def per_item(rule: int, ms: Messages, positions: np.ndarray, message: np.ndarray
              hi_msg, content: bool = False) -> Found:
     """One violation per item at ``positions`` (its id; N = ``message``; its events are the
     items of messages ``lo_msg``..``hi_msg``)."""
+    if not len(positions):
+        return NOTHING
     return found(rule, ms.seg[ms.of[positions]], message,
                  ms.block(positions) if content else None, ms.start[lo_msg],
                  ms.start[hi_msg + 1], id_of=np.arange(len(positions)), id_item=positions)
@@ -165,6 +207,8 @@ def per_message(rule: int, ms: Messages, positions: np.ndarray, message_of_item:
     """One violation per distinct message of ``message_of_item`` (ascending with the
     positions), holding the ids of its items at ``positions``; ``number``, ``lo_msg`` and
     ``hi_msg`` are functions of the message array."""
+    if not len(positions):
+        return NOTHING
     msgs, vi = np.unique(message_of_item, return_inverse=True)
     return found(rule, ms.seg[msgs], number(msgs), None, ms.start[lo_msg(msgs)],
                  ms.start[hi_msg(msgs) + 1], id_of=vi.ravel(), id_item=positions)
@@ -173,6 +217,9 @@ def per_message(rule: int, ms: Messages, positions: np.ndarray, message_of_item:
 def combine(parts: list[Found]) -> Found:
     """The violations of several rules, in the order PROVIDERS.md lists them: by view,
     message index, block index, then the rule's place in the table."""
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return NOTHING
     offsets = np.cumsum([0] + [len(p) for p in parts])
     cat = {f: np.concatenate([getattr(p, f) for p in parts])
            for f in ("rule", "seg", "message", "content", "lo", "hi", "extra")}

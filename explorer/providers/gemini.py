@@ -17,7 +17,7 @@ def messages_of(req: Request) -> Messages:
 
 def check(req: Request) -> Found:
     ms = messages_of(req)
-    calls, results = np.flatnonzero(req.call), np.flatnonzero(req.result)
+    calls, results = req.calls, req.results
     m = np.arange(ms.count)
     k = ms.per_message(req.call)
     sizes = np.diff(ms.start)

@@ -38,7 +38,7 @@ def _heads(ms: Messages) -> np.ndarray:
 
 def check(req: Request) -> Found:
     ms = messages_of(req)
-    calls, results = np.flatnonzero(req.call), np.flatnonzero(req.result)
+    calls, results = req.calls, req.results
     call_msg, result_msg = ms.of[calls], ms.of[results]
     head = _heads(ms)
     n_calls = ms.per_message(req.call)
@@ -49,12 +49,14 @@ def check(req: Request) -> Found:
     run_end = np.full(ms.count, -1, dtype=np.int64)
     np.maximum.at(run_end, np.maximum(head, 0), np.where(head >= 0, m, -1))
     parts = []
-    answered = member(req, call_msg, calls, result_head[in_run], results[in_run])
+    answered = member(req, call_msg, calls, result_head[in_run], results[in_run],
+                      req.results_unique)
     miss = calls[~answered]
     parts.append(per_message(rule("openai-chat.unanswered"), ms, miss, ms.of[miss],
                              lambda m: ms.number[m], lambda m: m, lambda m: run_end[m]))
     foreign_flag = in_run.copy()
-    foreign_flag[in_run] = ~member(req, result_head[in_run], results[in_run], call_msg, calls)
+    foreign_flag[in_run] = ~member(req, result_head[in_run], results[in_run], call_msg,
+                                  calls, req.calls_unique)
     foreign = results[foreign_flag]
     fh = head[ms.of[foreign]]
     parts.append(per_item(rule("openai-chat.foreign-id"), ms, foreign,

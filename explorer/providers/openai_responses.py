@@ -5,20 +5,52 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.providers.found import Found, Messages, combine, messages, per_item
+from explorer.providers.found import Found, Messages, combine, per_item, scratch
 from explorer.providers.request import Request
 from explorer.providers.rules import rule
 
 
 def messages_of(req: Request) -> Messages:
-    """Every item is one input item."""
-    return messages(req, np.ones(req.n, dtype=bool), req.speaker)
+    """Every item is one input item (numbered from its view's first)."""
+    at = np.arange(req.n)
+    if req.views == 1:
+        number = at
+    else:
+        number = at - np.maximum.accumulate(np.where(req.new_view, at, 0)) if req.n else at
+    return Messages(at, np.arange(req.n + 1), req.seg, req.speaker, number, req.new_view)
 
 
 def check(req: Request) -> Found:
     ms = messages_of(req)
-    calls, results = np.flatnonzero(req.call), np.flatnonzero(req.result)
-    if req.views == 1:   # one view: the id is the group
+    if (req.views == 1 or req.codes_by_view) and req.calls_unique and req.results_unique:
+        no_output, no_call = _unique_ids(req)
+    else:
+        no_output, no_call = _any_ids(req)
+    return combine([
+        per_item(rule("openai-responses.no-output"), ms, no_output, ms.number[no_output],
+                 no_output, no_output),
+        per_item(rule("openai-responses.no-call"), ms, no_call, ms.number[no_call], no_call,
+                 no_call)])
+
+
+def _unique_ids(req: Request) -> tuple[np.ndarray, np.ndarray]:
+    """An id on one CALL and one RESULT at most, its code its view's alone: the output of a
+    call is the one RESULT of its code (the request's scratch array per code, -1 again after)."""
+    calls, results = req.calls, req.results
+    where = scratch(req)
+    where[req.code[results]] = results
+    output = where[req.code[calls]]
+    where[req.code[results]] = -1
+    where[req.code[calls]] = calls
+    call = where[req.code[results]]
+    where[req.code[calls]] = -1
+    return calls[output < calls], results[(call < 0) | (call > results)]
+
+
+def _any_ids(req: Request) -> tuple[np.ndarray, np.ndarray]:
+    """Any request: the last output and first call of each (view, id)."""
+    calls, results = req.calls, req.results
+    if req.views == 1 or req.codes_by_view:   # an id's code is its view's alone
         group_of, groups = req.code, req.ncodes
     else:
         has = req.call | req.result
@@ -29,10 +61,5 @@ def check(req: Request) -> Found:
     np.maximum.at(last_output, group_of[results], results)
     first_call = np.full(groups, req.n, dtype=np.int64)
     np.minimum.at(first_call, group_of[calls], calls)
-    no_output = calls[last_output[group_of[calls]] < calls]
-    no_call = results[first_call[group_of[results]] > results]
-    return combine([
-        per_item(rule("openai-responses.no-output"), ms, no_output, ms.number[no_output],
-                 no_output, no_output),
-        per_item(rule("openai-responses.no-call"), ms, no_call, ms.number[no_call], no_call,
-                 no_call)])
+    return calls[last_output[group_of[calls]] < calls], \
+        results[first_call[group_of[results]] > results]

@@ -10,6 +10,7 @@ slider's path), the whole log (:func:`from_log`), a corpus decision (:func:`from
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -19,6 +20,10 @@ from explorer.model import KINDS
 #: Speakers of an item: who sends it (a tool result is its own speaker; providers place it).
 USER_SPEAKER, ASSISTANT_SPEAKER, TOOL_SPEAKER = 0, 1, 2
 _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+# who speaks each kind before tool results and shadow summaries are placed (a noted USER,
+# compaction.log's NOTED, is a USER; SYSTEM and OTHER never reach a request)
+_SPEAKER_OF_KIND = np.full(NOTED + 1, ASSISTANT_SPEAKER, dtype=np.int64)
+_SPEAKER_OF_KIND[[USER, RESULT, SUMMARY, NOTED]] = USER_SPEAKER
 
 
 @dataclass
@@ -35,6 +40,7 @@ class Request:
     id_text: list | None = None     # code -> call_id string (None in the sweep)
     seq: np.ndarray | None = None   # the items' seq and sub (-1 for synthetic ones)
     sub: np.ndarray | None = None
+    codes_by_view: bool = False     # no code is on items of two views
 
     def __post_init__(self) -> None:
         n = self.n = len(self.kind)
@@ -43,22 +49,36 @@ class Request:
             self.kind = np.where(noted, USER, self.kind)
         self.call = (self.kind == CALL) & (self.code >= 0)
         self.result = (self.kind == RESULT) & (self.code >= 0)
-        # a USER with a note (harness text: FORMAT.md) opens no turn but is sent as user text
-        speaker = np.where((self.kind == USER) | (self.kind == NOTED), USER_SPEAKER,
-                           ASSISTANT_SPEAKER)
-        speaker[self.kind == RESULT] = USER_SPEAKER  # a RESULT without id is user text
+        # the positions of the CALLs and RESULTs with an id, shared by the five checks
+        self.calls, self.results = np.flatnonzero(self.call), np.flatnonzero(self.result)
+        # by kind (a USER with a note, harness text: FORMAT.md, is sent as user text; a
+        # RESULT without id is user text; a SUMMARY is user text but after a shadow prompt)
+        speaker = _SPEAKER_OF_KIND[self.kind]
         speaker[self.result] = TOOL_SPEAKER
-        summary = self.kind == SUMMARY
-        shadow = np.zeros(n, dtype=bool)  # a SUMMARY right after a synthetic USER
         if n > 1:
-            shadow[1:] = summary[1:] & (self.kind[:-1] == USER) & self.synthetic[:-1] \
-                & (self.seg[1:] == self.seg[:-1])
-        speaker[summary & ~shadow] = USER_SPEAKER
+            summary = self.kind[1:] == SUMMARY
+            if summary.any():   # a SUMMARY right after a synthetic USER is the assistant's
+                shadow = summary & (self.kind[:-1] == USER) & self.synthetic[:-1] \
+                    & (self.seg[1:] == self.seg[:-1])
+                speaker[1:][shadow] = ASSISTANT_SPEAKER
         self.speaker = speaker
-        self.new_view = np.ones(n, dtype=bool)
-        if n > 1:
+        self.new_view = np.zeros(n, dtype=bool)
+        if self.views == 1:
+            self.new_view[:1] = True
+        elif n:
+            self.new_view[0] = True
             self.new_view[1:] = self.seg[1:] != self.seg[:-1]
         self.ncodes = int(self.code.max(initial=-1)) + 1
+
+    @cached_property
+    def calls_unique(self) -> bool:
+        """No call id is on two CALLs (the usual log): membership is one indexed array."""
+        return _unique(self.code[self.calls], self.ncodes)
+
+    @cached_property
+    def results_unique(self) -> bool:
+        """No call id is on two RESULTs."""
+        return _unique(self.code[self.results], self.ncodes)
 
     def key(self, group: np.ndarray, positions: np.ndarray) -> np.ndarray:
         """One int64 per (group, call id) of the items at ``positions``."""
@@ -71,6 +91,10 @@ class Request:
             code = int(self.code[p])
             seen.setdefault(self.id_text[code] if self.id_text else str(code), None)
         return tuple(seen)
+
+
+def _unique(codes: np.ndarray, ncodes: int) -> bool:
+    return not len(codes) or int(np.bincount(codes, minlength=ncodes).max()) <= 1
 
 
 def _request(kind, code, synthetic, seg, row, views, system, id_text=None, seq=None,
@@ -108,36 +132,101 @@ def from_log(log) -> Request:
 def from_window(log, w, keep: np.ndarray | None = None) -> Request:
     """The view of ``w`` (:func:`explorer.compaction.window`) of ``log``: its events, the
     front synthetic items before them (SYSTEM items aside, where they sit does not matter)
-    and each placeholder RESULT right after its CALL."""
+    and each placeholder RESULT right after its CALL. ``keep``: ``in_view(log, w)``, when
+    the caller has it."""
     from explorer.compaction.window import in_view
     keep = in_view(log, w) if keep is None else keep
-    return from_rows(log, np.flatnonzero(keep), w.front, w.placeholders)
+    system = np.array([bool(log.is_system[keep].any())])
+    kind, code, synthetic, row, seq, sub = _window_arrays(log, w, keep)
+    return Request(kind, code, synthetic, np.zeros(len(kind), dtype=np.int64), row, 1,
+                   system, id_texts(log), seq, sub)
 
 
 def from_rows(log, rows: np.ndarray, front, placeholders) -> Request:
     """Log ``rows`` (ascending) after the ``front`` items, placeholders after their CALLs."""
-    kind = log.kind[rows]
-    system = np.array([bool((kind == SYSTEM).any())])
-    rows = rows[(kind != SYSTEM) & (kind != OTHER)]
-    kind = log.kind[rows]
-    code = np.where((kind == CALL) | (kind == RESULT), log.call[rows], -1)
-    row, seq, sub = rows, log.seq[rows], log.sub[rows]
-    synthetic = np.zeros(len(rows), dtype=bool)
+    system = np.array([bool(log.is_system[rows].any())])
+    kind, code, synthetic, row, seq, sub = _view_arrays(log, _columns(log, rows), front,
+                                                        placeholders)
+    return Request(kind, code, synthetic, np.zeros(len(kind), dtype=np.int64), row, 1,
+                   system, id_texts(log), seq, sub)
+
+
+def _window_arrays(log, w, keep: np.ndarray) -> tuple:
+    """:func:`_view_arrays` of a window: a suffix window's rows are the log's body rows
+    from its cut (a slice; the SYSTEM rows it pins before the cut are not body rows)."""
+    if w.mask is None:
+        body = _body_columns(log)
+        at = int(np.searchsorted(body[0], w.cut))
+        columns = tuple(a[at:] for a in body)
+    else:
+        columns = _columns(log, np.flatnonzero(keep))
+    return _view_arrays(log, columns, w.front, w.placeholders)
+
+
+def _columns(log, rows: np.ndarray) -> tuple:
+    """The rows of ``rows`` that reach the messages, with their kind, code, seq and sub."""
+    body, id_code = _body_of(log)
+    rows = rows[body[rows]]
+    return rows, log.kind[rows], id_code[rows], log.seq[rows], log.sub[rows]
+
+
+def _body_columns(log) -> tuple:
+    """:func:`_columns` of the whole log, kept on it (read-only: requests hold slices)."""
+    cached = log.__dict__.get("_provider_body_columns")
+    if cached is None:
+        cached = tuple(np.array(a) for a in _columns(log, np.arange(log.n)))
+        for a in cached:
+            a.flags.writeable = False
+        log.__dict__["_provider_body_columns"] = cached
+    return cached
+
+
+def _view_arrays(log, columns: tuple, front, placeholders) -> tuple:
+    """The items of one view (its body ``columns``, then its synthetic items where they
+    sit): kind, code, synthetic, row, seq, sub."""
+    row, kind, code, seq, sub = columns
+    synthetic = np.zeros(len(row), dtype=bool)
     if len(placeholders):
         held = np.asarray(placeholders, dtype=np.int64)
-        at = np.searchsorted(rows, held, side="right")
+        at = np.searchsorted(row, held, side="right")
         kind = np.insert(kind, at, RESULT)
         code = np.insert(code, at, log.call[held])
         row, seq, sub = (np.insert(a, at, -1) for a in (row, seq, sub))
         synthetic = np.insert(synthetic, at, True)
     if front:
         k = len(front)
-        kind = np.r_[[_KIND_CODE[f[0]] for f in front], kind].astype(np.int64)
-        code = np.r_[np.full(k, -1), code].astype(np.int64)
-        row, seq, sub = (np.r_[np.full(k, -1), a].astype(np.int64) for a in (row, seq, sub))
-        synthetic = np.r_[np.ones(k, dtype=bool), synthetic]
-    return _request(kind, code, synthetic, np.zeros(len(kind), dtype=np.int64), row, 1,
-                    system, id_texts(log), seq, sub)
+        kind = np.concatenate([[_KIND_CODE[f[0]] for f in front], kind]).astype(np.int64)
+        code, row, seq, sub = (np.concatenate([np.full(k, -1), a]).astype(np.int64)
+                               for a in (code, row, seq, sub))
+        synthetic = np.concatenate([np.ones(k, dtype=bool), synthetic])
+    return kind, code, synthetic, row, seq, sub
+
+
+def _body_of(log) -> tuple[np.ndarray, np.ndarray]:
+    """Per log row: it reaches the messages (not SYSTEM, not OTHER), and its call id code
+    if it is a CALL or RESULT (else -1); kept on the log."""
+    cached = log.__dict__.get("_provider_body")
+    if cached is None:
+        kind = log.kind
+        cached = log.__dict__["_provider_body"] = (
+            (kind != SYSTEM) & (kind != OTHER),
+            np.where((kind == CALL) | (kind == RESULT), log.call, -1))
+    return cached
+
+
+def from_windows(log, windows, keeps) -> Request:
+    """The views of several windows of one ``log`` (``keeps``: their :func:`in_view`) as one
+    request of as many views, in order: what the compare table checks at once. Each view's
+    call ids get codes of their own, so that an id is unique across views as within one."""
+    parts = [_window_arrays(log, w, keep) for w, keep in zip(windows, keeps)]
+    sizes = [len(p[0]) for p in parts]
+    seg = np.repeat(np.arange(len(parts), dtype=np.int64), sizes)
+    kind, code, synthetic, row, seq, sub = (np.concatenate([p[i] for p in parts])
+                                            for i in range(6))
+    width = int(log.call.max(initial=-1)) + 1
+    code = np.where(code >= 0, code + seg * width, -1)
+    system = np.array([bool(log.is_system[keep].any()) for keep in keeps])
+    return Request(kind, code, synthetic, seg, row, len(parts), system, None, seq, sub, True)
 
 
 def id_texts(log) -> list:
@@ -154,15 +243,33 @@ def id_texts(log) -> list:
 
 
 def dense_ids(c) -> np.ndarray:
-    """Per corpus position, a dense code of its (session-free) call id, -1 without one;
-    computed once per corpus."""
+    """Per corpus position, a dense code of its (session, call id), -1 without one;
+    computed once per corpus from its ``call_order`` (the events with an id grouped by
+    session and id), without a sort. An id is compared only within its session's view,
+    and an id unique in its session has a code of its own: membership stays one array."""
+    return _dense(c)[0]
+
+
+def _dense(c) -> tuple[np.ndarray, bool, bool]:
+    """:func:`dense_ids`, and whether no code is on two CALLs, or on two RESULTs, of the
+    corpus (then none is in any view of it)."""
     cached = c.__dict__.get("_provider_codes")
     if cached is None:
-        cached = np.full(len(c.kind), -1, dtype=np.int64)
-        has = np.flatnonzero(c.has_id)
-        if len(has):
-            cached[has] = np.unique(c.call_key[has], return_inverse=True)[1].ravel()
-        c.__dict__["_provider_codes"] = cached
+        codes = np.full(len(c.kind), -1, dtype=np.int64)
+        order = c.call_order
+        calls_unique = results_unique = True
+        if len(order):
+            key, session = c.call_key[order], c.session[order]
+            new = np.ones(len(order), dtype=bool)
+            new[1:] = (key[1:] != key[:-1]) | (session[1:] != session[:-1])
+            del key, session
+            dense = np.cumsum(new, dtype=np.int64)
+            dense -= 1
+            codes[order] = dense
+            kind = c.kind[order]
+            calls_unique = _unique(dense[kind == CALL], int(dense[-1]) + 1)
+            results_unique = _unique(dense[kind == RESULT], int(dense[-1]) + 1)
+        cached = c.__dict__["_provider_codes"] = (codes, calls_unique, results_unique)
     return cached
 
 
@@ -207,7 +314,7 @@ def from_decision(c, d, only: np.ndarray | None = None) -> Request:
             mask = mask & only[c.session]
         system = np.bincount(c.session[mask & (kind_all == SYSTEM)], minlength=sessions) > 0
         g = np.flatnonzero(mask & (kind_all != SYSTEM) & (kind_all != OTHER))
-    codes = dense_ids(c)
+    codes, calls_unique, results_unique = _dense(c)
     parts_key = [g.astype(np.float64)]
     kind, code, row = [kind_all[g].astype(np.int64)], [codes[g]], [g]
     seg = [c.session[g].astype(np.int64)]
@@ -231,7 +338,15 @@ def from_decision(c, d, only: np.ndarray | None = None) -> Request:
             seg.append(fronted.astype(np.int64))
             synthetic.append(np.ones(len(fronted), dtype=bool))
     if len(parts_key) == 1:
-        return Request(kind[0], code[0], synthetic[0], seg[0], row[0], sessions, system)
-    order = np.argsort(np.concatenate(parts_key), kind="stable")
-    return Request(*(np.concatenate(a)[order] for a in (kind, code, synthetic, seg, row)),
-                   sessions, system)
+        req = Request(kind[0], code[0], synthetic[0], seg[0], row[0], sessions, system,
+                      codes_by_view=True)
+    else:
+        order = np.argsort(np.concatenate(parts_key), kind="stable")
+        req = Request(*(np.concatenate(a)[order] for a in (kind, code, synthetic, seg, row)),
+                      sessions, system, codes_by_view=True)
+    # ids unique in the corpus are unique in its views (a placeholder adds a RESULT)
+    if calls_unique:
+        req.__dict__["calls_unique"] = True
+    if results_unique and d.placeholder_end is None:
+        req.__dict__["results_unique"] = True
+    return req

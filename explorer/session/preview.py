@@ -23,9 +23,8 @@ from explorer.compaction.strategies.one_session import corpus_of, metrics_of
 from explorer.compaction.view_groups import groups
 from explorer.compaction.window import Window, in_view, starts_inside_turn
 from explorer.model import KINDS
-from explorer.providers import check
-from explorer.providers.request import from_window
 from explorer.providers.sweep_figures import figure_name
+from explorer.providers.view_checks import error_counts
 from explorer.session.view_overlay import SyntheticItem, ViewOverlay
 
 #: Metric keys of a view, in the order of STRATEGIES.md ("Metrics of one view").
@@ -94,12 +93,15 @@ def compare(log: SessionLog, budget: int, strategies, settings: CompactionSettin
             CompactionSettings(), providers=()) -> list[dict]:
     """One row per strategy: ``{"strategy": text, **metrics}`` (the metrics of its view),
     and per provider asked ``rejected_<provider>``: the errors it would return (0: accepted)."""
-    rows = []
+    rows, windows, keeps = [], [], []
     for text in strategies:
         strategy, w, keep, _, metrics = _decided(log, text, budget, settings)
-        found = check(from_window(log, w, keep), providers) if providers else {}
-        rows.append({"strategy": strategy.text, **metrics,
-                     **{figure_name(p): len(f) for p, f in found.items()}})
+        rows.append({"strategy": strategy.text, **metrics})
+        windows.append(w)
+        keeps.append(keep)
+    # every strategy's view checked at once, each distinct view once (view_checks)
+    for row, counts in zip(rows, error_counts(log, windows, keeps, providers)):
+        row.update({figure_name(p): n for p, n in counts.items()})
     return rows
 
 

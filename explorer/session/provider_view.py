@@ -11,9 +11,10 @@ import numpy as np
 from explorer.compaction import CompactionSettings, SessionLog, Strategy, window
 from explorer.compaction.window import in_view
 from explorer.model import KINDS
-from explorer.providers import LABELS, Violation, check, messages_of, violations
+from explorer.providers import LABELS, Violation, messages_of
 from explorer.providers.pasted import Pasted, read_error
-from explorer.providers.request import ASSISTANT_SPEAKER, TOOL_SPEAKER, Request, from_window
+from explorer.providers.request import ASSISTANT_SPEAKER, TOOL_SPEAKER, Request
+from explorer.providers.view_checks import spelled
 from explorer.session.view_overlay import ViewOverlay
 from explorer.text_escape import elided, visible
 
@@ -136,11 +137,9 @@ def provider_view(log: SessionLog, strategy: Strategy | str, budget: int,
         strategy = Strategy.parse(strategy)
     w = window(log, strategy, budget, settings)
     keep = in_view(log, w)
-    req = from_window(log, w, keep)
-    found = check(req, (provider,))[provider]
+    req, found = spelled(log, w, keep, provider)
     system = np.flatnonzero(keep & log.is_system)
-    return ProviderView(provider, req, tuple(violations(req, found)),
-                        tuple(system.tolist()))
+    return ProviderView(provider, req, found, tuple(system.tolist()))
 
 
 __all__ = ["ASSISTANT_SPEAKER", "TOOL_SPEAKER", "ProviderView", "RequestMessage",
