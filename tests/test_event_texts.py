@@ -34,8 +34,12 @@ def test_texts_read_by_eid_are_the_frames(demo, session):
     assert texts.reads == -(-wide.height // 7)   # one read a block, none when kept
     texts.preview(0)
     assert texts.reads == -(-wide.height // 7) + (wide.height > 14)
-    for r in rows[::5]:
-        assert texts.detail(r) == frame_texts.detail(r)
+    for r in rows[::5]:   # the text and raw, and the stored columns a narrow frame leaves out
+        detail = texts.detail(r)
+        assert {k: detail[k] for k in ("text", "raw")} == frame_texts.detail(r)
+        assert {k: v for k, v in detail.items() if k not in ("text", "raw")} == {
+            k: wide[k][r] for k in detail if k not in ("text", "raw")}
+        assert {"ts", "event_id", "file_id", "line", "parent_call"} <= set(detail)
     texts.close()
 
 

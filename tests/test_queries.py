@@ -51,7 +51,10 @@ FRAGMENTS = {
     "TEXT": "text, raw,",
     "EVENTS": ("SELECT 1 AS call_pos, 2 AS result_pos, 3 AS pos, 0 AS turn_no, 4 AS eid, "
                "1 AS seq, 0 AS sub, 'USER' AS kind, NULL AS call_id, NULL AS tool, 0 AS cost, "
-               "NULL AS note, NULL AS message_id"),
+               "NULL AS note, 1 AS file_id, 0 AS ts, NULL AS user_id, NULL AS turn, "
+               "NULL AS event_id, 0 AS text_chars, 0 AS chars, false AS cjk, NULL AS tokens, "
+               "true AS estimated, 'ratios' AS cost_source, NULL AS is_error, "
+               "NULL AS archived, NULL AS synthetic, NULL AS branch, NULL AS message_id"),
     "QUERY": "(SELECT 1 AS pos)",
     "FOLD": FOLD,
     "VERIFIED": "SELECT eid FROM candidates",

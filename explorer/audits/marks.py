@@ -39,8 +39,8 @@ from explorer.store.db import Db
 #: Mark names (the AUDITS.md rules they stand for), in display order.
 MARKS = tuple(rule.name for rule in MARKED)
 #: The frame's columns the fragments read.
-_COLUMNS = ("pos", "file_id", "seq", "sub", "eid", "ts", "kind", "call_id", "user_id", "turn",
-            "event_id")
+MARK_COLUMNS = ("pos", "file_id", "seq", "sub", "eid", "ts", "kind", "call_id", "user_id",
+                "turn", "event_id")
 _LAST = {rule.name for rule in MARKED if rule.mark.last}
 #: One in-memory DuckDB per thread (opening one costs more than the marks of a session).
 _LOCAL = threading.local()
@@ -108,7 +108,8 @@ def event_marks(frame: pl.DataFrame, rules: tuple[Rule, ...] = MARKED, store: Db
     rules = tuple(r for r in rules if r.name not in FROM_STORE or stored)
     if not rules:
         return [_NONE] * frame.height
-    con.register("frame", frame.select(_COLUMNS).with_columns(pl.col("kind").cast(pl.String)))
+    con.register("frame", frame.select(MARK_COLUMNS).with_columns(
+        pl.col("kind").cast(pl.String)))
     for name, relation in stored.items():
         con.register(name, relation)
     try:

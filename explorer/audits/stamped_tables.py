@@ -19,7 +19,7 @@ from explorer.store.transaction import transaction
 
 #: The memory DuckDB may use while a derived table is built (the benchmark corpus, 16.8M
 #: events, builds in batches of :data:`BATCH_EVENTS` within it).
-BUILD_MEMORY = 768 * 2**20
+BUILD_MEMORY = 512 * 2**20
 #: About how many events one step of a build reads (explorer.audits.findings_cache).
 BATCH_EVENTS = 1_500_000
 #: One build at a time in this process: a second request waits, then finds the table fresh.

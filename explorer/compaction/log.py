@@ -36,6 +36,12 @@ def _codes(column: pl.Series) -> tuple[np.ndarray, list]:
     return codes, np.array([*values.to_list(), None], dtype=object)[codes].tolist()
 
 
+def _key(frame: pl.DataFrame, name: str) -> str:
+    """The column telling the ``name`` ids apart: ``<name>_key`` (numbers, a session read
+    compact: queries/session_events_rest.sql) when the frame has it, else ``<name>_id``."""
+    return f"{name}_key" if f"{name}_key" in frame.columns else f"{name}_id"
+
+
 def _kind_codes(frame: pl.DataFrame, kinds: dict[str, int]) -> np.ndarray:
     """The kind codes of a frame's events, a USER with a note as NOTED."""
     codes = frame["kind"].cast(pl.String).replace_strict(kinds, return_dtype=pl.Int64).to_numpy()
@@ -91,7 +97,8 @@ class SessionLog:
             seq=frame["seq"].to_numpy(), sub=frame["sub"].to_numpy(),
             kind=_kind_codes(frame, kinds),
             cost=frame["cost"].to_numpy().astype(np.int64),
-            call=call, message=_codes(frame["message_id"])[0], user=_codes(frame["user_id"])[0],
+            call=call, message=_codes(frame[_key(frame, "message")])[0],
+            user=_codes(frame[_key(frame, "user")])[0],
             turn=frame["turn"].fill_null(-1).to_numpy().astype(np.int64),
             archived=frame["archived"].fill_null(False).to_numpy().astype(bool),
             call_ids=call_ids, tools=_codes(frame["tool"])[1],

@@ -56,6 +56,8 @@ class ReplayLog:
         for name in ("branch", "note"):
             if name in frame.columns:
                 user &= frame[name].is_null()
+        if "branched" in frame.columns:   # a session read compact (session_events_rest.sql)
+            user &= ~frame["branched"].fill_null(False)
         return cls(log, user.to_numpy().astype(bool))
 
 

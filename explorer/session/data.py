@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import polars as pl
 
 import queries
-from explorer.audits.marks import event_marks, rules_found
+from explorer.audits.marks import MARK_COLUMNS, event_marks, rules_found
 from explorer.audits.stamped_tables import BUILDING
 from explorer.compaction import transforms
 from explorer.compaction.log import SessionLog
@@ -29,7 +29,7 @@ from explorer.session.event_texts import EventTexts, Texts
 from explorer.session.reported_usage import SessionUsage, session_usage
 from explorer.session.turn_tree import TurnTree
 from explorer.store.db import Db, bounded_memory
-from explorer.tokens.session_events import SessionChanged, session_events
+from explorer.tokens.session_events import SessionChanged, marks_columns, session_events
 
 #: The memory DuckDB may use while it reads one session for the window (issue 13: one of
 #: 3M events read in 1.45 GB instead of 2.37 GB, 12 s instead of 6 s under load ~3).
@@ -173,8 +173,13 @@ def load_session(db: Db, session_id: str, order: Order = Order.SEQ,
             frame = session_events(db, session_id, Order(order), cost_settings, texts=False)
     log = transforms.for_log(db, SessionLog.from_frame(session_id, frame), settings, cost_settings)
     texts = EventTexts(texts_from or db, frame["eid"].to_numpy())
-    marks = event_marks(frame, rules_found(db, session_id, Order(order), cost_settings),
-                        db, session_id)
+    rules = rules_found(db, session_id, Order(order), cost_settings)
+    marked = frame
+    if rules and not set(MARK_COLUMNS) <= set(frame.columns):   # read compact: theirs now
+        with bounded_memory(db, SESSION_MEMORY):
+            marked = marks_columns(db, frame, Order(order), cost_settings, session_id)
+    marks = event_marks(marked, rules, db, session_id)
+    del marked
     return SessionData(session_id, Order(order), cost_settings, settings, frame, marks, log,
                        _usage(db, session_id), texts)
 

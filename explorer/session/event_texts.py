@@ -136,9 +136,19 @@ class EventTexts:
         return block[offset]
 
     def detail(self, row: int) -> dict:
-        eid = int(self._eids[row])
-        text, raw = (self._read(self._eids[row:row + 1]) or {}).get(eid, (None, None))
-        return {"text": text, "raw": raw}
+        """The event's text and raw record, and its stored columns a narrow frame may leave
+        out (``queries/event_fields.sql``: a session read compact has no ts, event_id...)."""
+        self.reads += 1
+        try:
+            db = Db(self._source.con.cursor())
+            try:
+                found = db.one("event_fields", eid=int(self._eids[row]))
+            finally:
+                db.close()
+        except duckdb.Error:
+            found = {}
+        found.pop("eid", None)
+        return found or {"text": None, "raw": None}
 
     def texts(self, rows) -> dict[int, str | None]:
         """The whole texts of ``rows``, read in one statement (a request copied as JSON)."""

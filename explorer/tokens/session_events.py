@@ -24,9 +24,11 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
     ``result_pos`` (a session of millions of events is read as its narrow columns;
     :mod:`explorer.session.event_texts` reads texts by eid). ``tree_only`` reads fewer
     still: the columns the turn tree lays out (``queries/session_events_tree.sql``).
-    ``known`` is such a tree frame of the same session, order and settings, read before: only
-    the other columns are read (``texts=False``), and the frame is the narrow one, its
-    columns in the same order (:class:`SessionChanged` when the rows are not the same).
+    ``known`` is such a tree frame of the same session, order and settings, read before: the
+    frame is it with what the preview, the cost curve and the replay compute from, read
+    compact (``queries/session_events_rest.sql``: ``user_key``/``message_key`` numbers for the
+    ids, ``branched`` for the branch; the detail reads the other columns of its one event);
+    :class:`SessionChanged` when the rows are not the same.
 
     ``turn_no`` is the derived turn (FORMAT.md: a turn opens at every USER event; 0 is
     the preamble); ``call_pos``/``result_pos`` are the pairing of AUDITS.md (positions
@@ -64,15 +66,26 @@ def thinking_owners(db: Db, frame: pl.DataFrame, events: str, params: dict) -> p
 
 
 def _with_rest(db: Db, known: pl.DataFrame, events: str, params: dict) -> pl.DataFrame:
-    """The narrow frame from a tree frame and the rest of its columns (read now)."""
+    """The tree frame ``known`` with the rest of its columns (read now, compact:
+    ``queries/session_events_rest.sql``), its own columns kept as they are (not copied)."""
     rest = db.frame("session_events_rest", {"events": events}, **params)
     if not rest["pos"].equals(known["pos"]):
         raise SessionChanged("the session changed while it was read")
-    narrow = queries.render("session_events_narrow", events=events)
-    described = db.con.execute(queries.render("session_events_columns", query=narrow),
-                               params).fetchall()
-    columns = [row[0] for row in described] + ["display_call_pos", "thinking_owner_pos"]
-    return pl.concat([known, rest.drop("pos")], how="horizontal").select(columns)
+    return known.hstack(rest.drop("pos").get_columns())
+
+
+def marks_columns(db: Db, known: pl.DataFrame, order: Order, settings: CostSettings,
+                  session_id: str) -> pl.DataFrame:
+    """The columns the audit marks read (:data:`explorer.audits.marks` ``_COLUMNS``) of a
+    session frame read narrow: its own and those of ``queries/session_events_marks.sql``."""
+    fragments = {"order": ORDER_KEYS[Order(order)], "text": "", **settings.fragments()}
+    events = queries.render("session_events", **fragments)
+    more = db.frame("session_events_marks", {"events": events}, session_id=session_id,
+                    **settings.params())
+    if not more["pos"].equals(known["pos"]):
+        raise SessionChanged("the session changed while it was read")
+    return known.select("pos", "seq", "sub", "eid", "kind", "call_id").hstack(
+        more.drop("pos").get_columns())
 
 
 def display_pairs(frame: pl.DataFrame) -> pl.Series:
@@ -95,8 +108,10 @@ def display_pairs(frame: pl.DataFrame) -> pl.Series:
         return pl.repeat(None, n_rows, dtype=pl.Int64, eager=True).alias("display_call_pos")
     # Grouped by call id through integer codes (any numbering groups alike: only the order
     # inside a group counts), temporaries dropped as soon as done: a session of 3M events
-    # sorted its strings in a frame of its own and held every temporary (+790 MB).
-    codes = frame["call_id"].cast(pl.Categorical).to_physical().to_numpy()[keep]
+    # sorted its strings in a frame of its own and held every temporary (+790 MB). A dense
+    # rank, not a Categorical: polars keeps a Categorical's strings for the whole process
+    # (3M events: 180 MB kept after each session opened, and 10 times the CPU).
+    codes = frame["call_id"].rank("dense").fill_null(0).to_numpy()[keep]
     pos_all = frame["pos"].to_numpy()
     by = np.lexsort((pos_all[keep], codes))
     rows_sorted = keep[by]
