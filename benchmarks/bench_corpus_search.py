@@ -8,7 +8,7 @@ Generates ``generate --sessions N --turns T --text`` (kept in /tmp between runs;
 row groups of 65,536 rows: the import of one 1.4M-row group ran out of its 512 MiB), imports
 it into a DuckDB file (``--db``, default one in /tmp named for the size), builds the search
 index (:mod:`explorer.search.index`) in a child process (its wall and CPU seconds, its peak
-RSS, the database's growth), then times :func:`explorer.session.corpus_search.search` for
+RSS, the blocks its tables take and the database's growth), then times :func:`explorer.session.corpus_search.search` for
 each of :data:`QUERIES`: p50 and p95 wall seconds, p50 CPU seconds, sessions and events
 found, and how the index answered (exact, verified, or a scan). ``--scan`` also times the
 scan of every text once per query (what the search did before the index); ``--corpus``
@@ -73,9 +73,14 @@ def _build(db_path: str, rebuild: bool, report) -> None:
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     terms, postings = store.con.execute("SELECT (SELECT count(*) FROM search_terms),"
                                         " (SELECT count(*) FROM search_postings)").fetchone()
+    block = store.con.execute("SELECT block_size FROM pragma_database_size()").fetchone()[0]
+    blocks = sum(store.con.execute(
+        f"SELECT count(DISTINCT block_id) FROM pragma_storage_info('{table}') WHERE persistent"
+    ).fetchone()[0] for table in ("search_terms", "search_postings", "search_files"))
     store.close()
     rss = _peak_rss_mb()
-    report.put((done, wall, cpu, os.path.getsize(db_path) - before, terms, postings, rss))
+    report.put((done, wall, cpu, os.path.getsize(db_path) - before, terms, postings, rss,
+                blocks * block))
 
 
 def _build_in_child(db_path: Path, rebuild: bool) -> None:
@@ -83,11 +88,11 @@ def _build_in_child(db_path: Path, rebuild: bool) -> None:
     report = context.Queue()
     child = context.Process(target=_build, args=(str(db_path), rebuild, report))
     child.start()
-    done, wall, cpu, grown, terms, postings, rss = report.get()
+    done, wall, cpu, grown, terms, postings, rss, size = report.get()
     child.join()
     print(f"  index: {done:,} import positions indexed in {wall:,.1f} s wall, {cpu:,.1f} s CPU;"
-          f" peak RSS {rss:,.0f} MB; {terms:,} words, {postings:,} postings;"
-          f" the database grew {grown / 1e6:,.1f} MB")
+          f" peak RSS {rss:,.0f} MB; {terms:,} words, {postings:,} postings in"
+          f" {size / 1e6:,.1f} MB of blocks; the database grew {grown / 1e6:,.1f} MB")
 
 
 def _time(store: Store, repeat: int, scan: bool) -> None:
