@@ -83,3 +83,24 @@ def test_a_folder_gains_files_and_its_other_files_are_not_errors(tmp_path):
     report = follower.catch_up(store)
     assert [Path(f.path).name for f in report.files] == ["b.jsonl"] and not report.errors
     assert store.con.execute("SELECT count(*) FROM files").fetchone()[0] == 2
+
+
+def test_a_file_rewritten_in_place_and_longer_is_read_whole(tmp_path):
+    # same inode and longer, but its bytes before where reading stopped changed: not a growth
+    all_lines = lines()
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(all_lines[:10]))
+    store, follower = Store(None), Follower(path)
+    follower.catch_up(store)
+    with open(path, "ab") as fh:
+        fh.write(b"".join(all_lines[10:15]))
+    assert follower.catch_up(store).files[0].appended == 5
+    inode = path.stat().st_ino
+    with open(path, "r+b") as fh:   # the first records replaced by later ones, in place
+        fh.write(b"".join(all_lines[5:25]))
+    assert path.stat().st_ino == inode
+    report = follower.catch_up(store)
+    assert report.files[0].appended == 0   # read whole
+    fresh = Store(None)
+    Follower(path).catch_up(fresh)
+    assert records(store) == records(fresh) == 20

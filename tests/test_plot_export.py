@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -53,7 +54,7 @@ def test_every_plot_view_exports_png_and_svg_from_its_own_menu(qtbot, tmp_path, 
     assert not failures
     assert len(written) >= 2 * len(exporters)
     for path in written:
-        data = open(path, "rb").read()
+        data = Path(path).read_bytes()
         if path.endswith(".png"):
             assert data.startswith(PNG) and len(data) > 1000
         else:

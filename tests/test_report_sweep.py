@@ -17,7 +17,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _svgs(html: str) -> list[ET.Element]:
-    return [ET.fromstring(m) for m in re.findall(r"<svg .*?</svg>", html, re.S)]
+    return [ET.fromstring(m) for m in re.findall(r"<svg .*?</svg>", html, re.DOTALL)]
 
 
 def test_the_report_plots_and_writes_the_sweep_of_the_sweep_command(tmp_path, capsys):
