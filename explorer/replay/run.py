@@ -33,6 +33,8 @@ from explorer.replay.triggers import Reading, Trigger
 #: The per-call keys of ``replay --json`` (REPLAY.md, "Figures").
 CALL_KEYS = ("index", "event", "cost", "compacted", "dropped", "orphan_results",
              "orphan_calls", "empty", "over")
+#: Per kind code: a view holding it is not empty (CONTENT_KINDS; a lookup, not an isin).
+_CONTENT = np.isin(np.arange(len(KIND_NAMES)), CONTENT_KINDS)
 #: The session keys.
 SESSION_KEYS = ("calls", "compactions", "peak_cost", "first_invalid_call", "invalid_calls")
 
@@ -183,17 +185,16 @@ def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget
         i = positions[j]
         if j % 64 == 0:
             check(should_stop, "replay")
-        before = mem
         new = np.arange(prev, i)
         recorded_here = bool(np.any(log.kind[new] == SUMMARY))
         if is_recorded:
+            grown = mem.join(events(log, new[~log.archived[new]]))
             mem, fired = _recorded(log, mem, new), recorded_here
         else:
-            mem = mem.join(events(log, new))
+            mem = grown = mem.join(events(log, new))
             fired = trigger.fires(reading(log, rlog.opens_turn, mem))
             if fired:
                 mem = compact(log, names, mem, strategy, budget or 1, settings)
-        grown = before.join(events(log, new[~log.archived[new]] if is_recorded else new))
         compacted = fired and not mem.same(grown)
         if compacted or j == 0:
             base, tail_from = mem, i
@@ -202,7 +203,9 @@ def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget
             tail = np.arange(tail_from, i)
             if is_recorded:
                 tail = tail[~log.archived[tail]]
-        dropped = int(np.count_nonzero(~np.isin(grown.src[grown.src >= 0], mem.src)))
+        # what a compaction keeps of the log's events was in memory before it (each once)
+        dropped = int(np.count_nonzero(grown.src >= 0) - np.count_nonzero(mem.src >= 0)) \
+            if fired else 0
         call = Call(j, i, base, tail, recorded=recorded_here,
                     turns=int(np.count_nonzero(rlog.opens_turn[mem.src[mem.src >= 0]])))
         call.figures = _call_figures(log, mem, j, i, compacted, dropped, budget)
@@ -258,7 +261,7 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
         call.figures = {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
                         "cost": cost, "compacted": compacted, "dropped": k - m,
                         "orphan_results": orphan_results, "orphan_calls": orphan_calls,
-                        "empty": not bool(np.isin(kinds, CONTENT_KINDS).any()),
+                        "empty": not bool(_CONTENT[kinds].any()),
                         "over": cost > budget}
         calls.append(call)
         m, prev = k, i
@@ -280,7 +283,7 @@ def _recorded(log: SessionLog, mem: Memory, new: np.ndarray) -> Memory:
 def _call_figures(log: SessionLog, m: Memory, j: int, i: int, compacted: bool,
                   dropped: int, budget: int | None) -> dict:
     orphan_results, orphan_calls = orphans(m)
-    content = np.isin(m.kind, CONTENT_KINDS) & (m.src >= 0)
+    content = _CONTENT[m.kind] & (m.src >= 0)
     cost = int(m.cost.sum())
     return {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
             "cost": cost, "compacted": bool(compacted), "dropped": dropped,
