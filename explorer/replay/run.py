@@ -28,6 +28,7 @@ from explorer.jobs import check
 from explorer.replay import stretch
 from explorer.replay.calls import call_positions
 from explorer.replay.memory import Memory, Names, compact, events, reading
+from explorer.replay.speculation import first_change
 from explorer.replay.triggers import Reading, Trigger
 
 #: The per-call keys of ``replay --json`` (REPLAY.md, "Figures").
@@ -166,21 +167,25 @@ def _replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
         if isinstance(state, Replay):
             return state
     calls = _replay_memory(rlog, trigger, strategy, budget, settings, positions, state,
-                           should_stop)
+                           should_stop, fast)
     return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
 
 
 def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int | None,
                    settings: CompactionSettings, positions: list[int], state: _State | None,
-                   should_stop) -> list[Call]:
+                   should_stop, fast: bool = False) -> list[Call]:
     """The general replay from ``state`` on (None: from the start): the strategy applied to
-    the memory read as a log at each call where the trigger fires."""
+    the memory read as a log at each call where the trigger fires. ``fast``: the
+    compactions ahead decided many at once (:mod:`explorer.replay.speculation`) until one
+    changes the memory, which alone is then made the reference way."""
     log = rlog.log
     names = Names(log)
     is_recorded = strategy.family == "recorded"
     state = state or _State([], Memory.empty(), 0, Memory.empty(), 0)
     calls, mem, prev, base, tail_from = (state.calls, state.mem, state.prev, state.base,
                                          state.tail_from)
+    ahead = _Ahead(rlog, trigger, strategy, budget or 1, settings, positions) \
+        if fast and not is_recorded else None
     for j in range(len(calls), len(positions)):
         i = positions[j]
         if j % 64 == 0:
@@ -193,7 +198,7 @@ def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget
         else:
             mem = grown = mem.join(events(log, new))
             fired = trigger.fires(reading(log, rlog.opens_turn, mem))
-            if fired:
+            if fired and not (ahead and ahead.unchanged(j, mem)):
                 mem = compact(log, names, mem, strategy, budget or 1, settings)
         compacted = fired and not mem.same(grown)
         if compacted or j == 0:
@@ -212,6 +217,49 @@ def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget
         calls.append(call)
         prev = i
     return calls
+
+
+class _Ahead:
+    """The compactions ahead of a general replay, guessed to change nothing and checked
+    many at once: :meth:`unchanged` says whether call j's compaction leaves its memory."""
+
+    FIRST, MOST, ITEMS = 8, 512, 200_000
+
+    def __init__(self, rlog, trigger, strategy, budget, settings, positions) -> None:
+        self.rlog, self.trigger, self.strategy = rlog, trigger, strategy
+        self.budget, self.settings, self.positions = budget, settings, positions
+        self.same: set[int] = set()   # calls whose compaction is known to change nothing
+        self.until = -1               # the calls up to this one have been looked at
+        self.size = self.FIRST
+
+    def unchanged(self, j: int, mem: Memory) -> bool:
+        """Call j's trigger fired on ``mem``: whether compacting it changes nothing."""
+        if j > self.until:
+            self._look(j, mem)
+        return j in self.same
+
+    def _look(self, j: int, mem: Memory) -> None:
+        """Guess the calls from j on: each memory the last plus the events since; decide
+        the fired ones at once, up to the first the decision changes."""
+        log, positions = self.rlog.log, self.positions
+        fired, memories, grown, items = [], [], mem, 0
+        t = j
+        while t < len(positions) and len(fired) < self.size and items < self.ITEMS:
+            if t > j:
+                grown = grown.join(events(log, np.arange(positions[t - 1], positions[t])))
+            if t == j or self.trigger.fires(reading(log, self.rlog.opens_turn, grown)):
+                fired.append(t)
+                memories.append(grown)
+                items += len(grown)
+            t += 1
+        first = first_change(log, memories, self.strategy, self.budget, self.settings)
+        self.same = set(fired[:first])
+        if first < len(fired):
+            self.until = fired[first]     # the guess holds up to this call, not after
+            self.size = max(self.FIRST, self.size // 2)
+        else:
+            self.until = t - 1
+            self.size = min(self.MOST, self.size * 2)
 
 
 def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int,
