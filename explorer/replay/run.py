@@ -28,7 +28,7 @@ from explorer.jobs import check
 from explorer.replay import stretch
 from explorer.replay.calls import call_positions
 from explorer.replay.memory import Memory, Names, compact, events, reading
-from explorer.replay.speculation import first_change
+from explorer.replay.speculation import decided
 from explorer.replay.triggers import Reading, Trigger
 
 #: The per-call keys of ``replay --json`` (REPLAY.md, "Figures").
@@ -198,8 +198,10 @@ def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget
         else:
             mem = grown = mem.join(events(log, new))
             fired = trigger.fires(reading(log, rlog.opens_turn, mem))
-            if fired and not (ahead and ahead.unchanged(j, mem)):
-                mem = compact(log, names, mem, strategy, budget or 1, settings)
+            if fired:
+                known = ahead.compacted(j, mem) if ahead else None
+                mem = known if known is not None else \
+                    compact(log, names, mem, strategy, budget or 1, settings)
         compacted = fired and not mem.same(grown)
         if compacted or j == 0:
             base, tail_from = mem, i
@@ -231,12 +233,16 @@ class _Ahead:
         self.same: set[int] = set()   # calls whose compaction is known to change nothing
         self.until = -1               # the calls up to this one have been looked at
         self.size = self.FIRST
+        self.view: Memory | None = None   # the compaction of call ``until``, when changed
 
-    def unchanged(self, j: int, mem: Memory) -> bool:
-        """Call j's trigger fired on ``mem``: whether compacting it changes nothing."""
+    def compacted(self, j: int, mem: Memory) -> Memory | None:
+        """Call j's trigger fired on ``mem``: the memory its compaction gives (None: not
+        known, compact it)."""
         if j > self.until:
             self._look(j, mem)
-        return j in self.same
+        if j in self.same:
+            return mem
+        return self.view if j == self.until else None
 
     def _look(self, j: int, mem: Memory) -> None:
         """Guess the calls from j on: each memory the last plus the events since; decide
@@ -252,7 +258,7 @@ class _Ahead:
                 memories.append(grown)
                 items += len(grown)
             t += 1
-        first = first_change(log, memories, self.strategy, self.budget, self.settings)
+        first, self.view = decided(log, memories, self.strategy, self.budget, self.settings)
         self.same = set(fired[:first])
         if first < len(fired):
             self.until = fired[first]     # the guess holds up to this call, not after

@@ -23,13 +23,75 @@ from explorer.compaction.corpus import Corpus, pair_order
 from explorer.compaction.log import CALL, RESULT, SYSTEM, SessionLog, pairs_in_groups
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy
+from explorer.model import KINDS
 from explorer.replay.memory import Memory
+
+_KIND_CODES = {k: i for i, k in enumerate(KINDS)}
 
 
 def first_change(log: SessionLog, memories: list[Memory], strategy: Strategy, budget: int,
                  settings: CompactionSettings) -> int:
     """The index of the first of ``memories`` that a compaction by ``strategy`` may change
     (``len(memories)``: none does)."""
+    return _first(log, memories, strategy, budget, settings)[0]
+
+
+def decided(log: SessionLog, memories: list[Memory], strategy: Strategy, budget: int,
+            settings: CompactionSettings) -> tuple[int, Memory | None]:
+    """:func:`first_change` and the memory that compaction of that memory gives (None when
+    none changes), read off the same corpus decision."""
+    first, c, d = _first(log, memories, strategy, budget, settings)
+    if first == len(memories):
+        return first, None
+    return first, _view(memories[first], first, c, d, strategy, settings)
+
+
+def _view(m: Memory, s: int, c: Corpus, d, strategy: Strategy,
+          settings: CompactionSettings) -> Memory:
+    """What :func:`explorer.replay.memory.compact` makes of ``m``, session ``s`` of ``c``
+    under decision ``d``: the view's items in the order of ``window.view_items`` (pinned
+    items, front items, the rest with each placeholder after its CALL), then for
+    ``spring-*`` the earlier synthetic items pinned again."""
+    spring = strategy.family.startswith("spring-")
+    body = m.take(~m.synthetic) if spring else m
+    a, b = int(c.offsets[s]), int(c.offsets[s + 1])
+    kept = np.flatnonzero(d.in_view(c)[a:b])
+    cut = int(d.cut[s]) - a
+    masked = d.mask is not None or (d.preamble_end is not None and d.preamble_end[s] > a)
+    if not masked:
+        head = kept < cut
+    elif d.pinned:
+        head = (kept < cut) & (body.kind[kept] == SYSTEM)
+    else:
+        head = np.zeros(len(kept), dtype=bool)
+    pinned, rest = body.take(kept[head]), body.take(kept[~head])
+    front = d.front if d.fronted is not None and d.fronted[s] else ()
+    if len(front):
+        pinned = pinned.join(Memory(np.full(len(front), -1), np.array(
+            [_KIND_CODES[k] for k, _ in front], dtype=np.int64),
+            np.array([cost for _, cost in front], dtype=np.int64), np.full(len(front), -1)))
+    if d.placeholder_end is not None:
+        held = d.placeheld(c)[a:b][kept[~head]]
+        if held.any():
+            at = np.flatnonzero(held) + 1
+            k = len(at)
+            rest = Memory(*(np.insert(x, at, v) for x, v in (
+                (rest.src, np.full(k, -1)), (rest.kind, np.full(k, RESULT)),
+                (rest.cost, np.full(k, settings.placeholder_cost)),
+                (rest.call, rest.call[at - 1]))))
+    out = pinned.join(rest)
+    kept_synthetic = m.take(m.synthetic) if spring else Memory.empty()
+    if spring and len(kept_synthetic) and not len(front):
+        count = int(np.count_nonzero(head))
+        if not count:
+            lead = out.kind != SYSTEM
+            count = int(np.argmax(lead)) if lead.any() else len(out)
+        out = out.take(np.arange(count)).join(kept_synthetic).join(
+            out.take(np.arange(count, len(out))))
+    return out
+
+
+def _first(log, memories, strategy, budget, settings):
     spring = strategy.family.startswith("spring-")
     bodies = [m.take(~m.synthetic) if spring else m for m in memories]
     c = _corpus(log, bodies)
@@ -40,9 +102,9 @@ def first_change(log: SessionLog, memories: list[Memory], strategy: Strategy, bu
     for s, m in enumerate(memories):
         a, b = int(c.offsets[s]), int(c.offsets[s + 1])
         if not keep[a:b].all() or (held is not None and held[a:b].any()):
-            return s
+            return s, c, d
         if d.front and d.fronted is not None and d.fronted[s]:
-            return s
+            return s, c, d
         cut = min(max(int(d.cut[s]), a), b)
         masked = d.mask is not None or (d.preamble_end is not None and d.preamble_end[s] > a)
         if not masked:
@@ -50,13 +112,13 @@ def first_change(log: SessionLog, memories: list[Memory], strategy: Strategy, bu
         elif d.pinned:
             heads = np.flatnonzero(system[a:cut])
             if len(heads) and heads[-1] != len(heads) - 1:
-                return s                    # pinned SYSTEM items would move forward
+                return s, c, d              # pinned SYSTEM items would move forward
             pinned = len(heads)
         else:
             pinned = 0
         if spring and m.synthetic.any() and not _pinned_again(m, bodies[s], pinned):
-            return s
-    return len(memories)
+            return s, c, d
+    return len(memories), c, d
 
 
 def _pinned_again(m: Memory, body: Memory, pinned: int) -> bool:
