@@ -1,6 +1,8 @@
 """The replay's fast paths against the reference per-call path (``fast=False``: the strategy
 applied to the memory read as a log at every call), call by call: figures, turns, recorded
-marks and each request, on generated sessions with faults and on a real Claude Code log."""
+marks and each request, on generated sessions with faults and on a real Claude Code log.
+M2-M4 keep a stretch of the log; the other strategies decide the compactions ahead many at
+once (explorer/replay/speculation.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,10 @@ from tests.test_replay import COMPACTED
 
 TRIGGERS = ("always", "turns:3", "tokens:3000", "messages:12")
 STRETCH = ("M2", "M3", "M4")
+#: Strategies replayed the general way, each kind of view: a summary written in front,
+#: pinned SYSTEM items and earlier summaries set aside (spring-*), messages (agentscope).
+GENERAL = ("spring-summary:3", "spring-events:12", "spring-turns:2", "agentscope:12:4",
+           "memory-window:6:2.0")
 
 
 def _same(rlog, trigger, strategy, budget):
@@ -60,3 +66,23 @@ def test_the_fast_path_equals_the_reference_on_a_real_session(store, strategy, b
     rlog = ReplayLog.from_frame(session, session_events(store, session, "seq"))
     for trigger in ("always", "turns:5"):
         assert _same(rlog, trigger, strategy, budget).figures["calls"] > 100
+
+
+def test_the_compactions_decided_ahead_equal_the_reference_on_generated_sessions(store,
+                                                                                 tmp_path):
+    changed = unchanged = 0
+    for rlog in _logs(store, tmp_path)[:2]:
+        for strategy in GENERAL:
+            for trigger in ("always", "turns:3", "messages:12"):
+                slow = _same(rlog, trigger, strategy, 1600)
+                changed += slow.figures["compactions"]
+                unchanged += sum(1 for c in slow.calls if not c.figures["compacted"])
+    assert changed > 50 and unchanged > 50
+
+
+@pytest.mark.parametrize("strategy", ["spring-summary:10", "agentscope:50:20"])
+def test_the_compactions_decided_ahead_equal_the_reference_on_a_real_session(store, strategy):
+    load(store, COMPACTED)
+    (session,), = store.run("session_names")
+    rlog = ReplayLog.from_frame(session, session_events(store, session, "seq"))
+    assert _same(rlog, "always", strategy, 8000).figures["compactions"] > 0

@@ -28,11 +28,14 @@ from explorer.jobs import check
 from explorer.replay import stretch
 from explorer.replay.calls import call_positions
 from explorer.replay.memory import Memory, Names, compact, events, reading
+from explorer.replay.speculation import decided
 from explorer.replay.triggers import Reading, Trigger
 
 #: The per-call keys of ``replay --json`` (REPLAY.md, "Figures").
 CALL_KEYS = ("index", "event", "cost", "compacted", "dropped", "orphan_results",
              "orphan_calls", "empty", "over")
+#: Per kind code: a view holding it is not empty (CONTENT_KINDS; a lookup, not an isin).
+_CONTENT = np.isin(np.arange(len(KIND_NAMES)), CONTENT_KINDS)
 #: The session keys.
 SESSION_KEYS = ("calls", "compactions", "peak_cost", "first_invalid_call", "invalid_calls")
 
@@ -166,36 +169,41 @@ def _replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
         if isinstance(state, Replay):
             return state
     calls = _replay_memory(rlog, trigger, strategy, budget, settings, positions, state,
-                           should_stop)
+                           should_stop, fast)
     return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
 
 
 def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int | None,
                    settings: CompactionSettings, positions: list[int], state: _State | None,
-                   should_stop) -> list[Call]:
+                   should_stop, fast: bool = False) -> list[Call]:
     """The general replay from ``state`` on (None: from the start): the strategy applied to
-    the memory read as a log at each call where the trigger fires."""
+    the memory read as a log at each call where the trigger fires. ``fast``: the
+    compactions ahead decided many at once (:mod:`explorer.replay.speculation`) until one
+    changes the memory, which alone is then made the reference way."""
     log = rlog.log
     names = Names(log)
     is_recorded = strategy.family == "recorded"
     state = state or _State([], Memory.empty(), 0, Memory.empty(), 0)
     calls, mem, prev, base, tail_from = (state.calls, state.mem, state.prev, state.base,
                                          state.tail_from)
+    ahead = _Ahead(rlog, trigger, strategy, budget or 1, settings, positions) \
+        if fast and not is_recorded else None
     for j in range(len(calls), len(positions)):
         i = positions[j]
         if j % 64 == 0:
             check(should_stop, "replay")
-        before = mem
         new = np.arange(prev, i)
         recorded_here = bool(np.any(log.kind[new] == SUMMARY))
         if is_recorded:
+            grown = mem.join(events(log, new[~log.archived[new]]))
             mem, fired = _recorded(log, mem, new), recorded_here
         else:
-            mem = mem.join(events(log, new))
+            mem = grown = mem.join(events(log, new))
             fired = trigger.fires(reading(log, rlog.opens_turn, mem))
             if fired:
-                mem = compact(log, names, mem, strategy, budget or 1, settings)
-        grown = before.join(events(log, new[~log.archived[new]] if is_recorded else new))
+                known = ahead.compacted(j, mem) if ahead else None
+                mem = known if known is not None else \
+                    compact(log, names, mem, strategy, budget or 1, settings)
         compacted = fired and not mem.same(grown)
         if compacted or j == 0:
             base, tail_from = mem, i
@@ -204,13 +212,62 @@ def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget
             tail = np.arange(tail_from, i)
             if is_recorded:
                 tail = tail[~log.archived[tail]]
-        dropped = int(np.count_nonzero(~np.isin(grown.src[grown.src >= 0], mem.src)))
+        # what a compaction keeps of the log's events was in memory before it (each once)
+        dropped = int(np.count_nonzero(grown.src >= 0) - np.count_nonzero(mem.src >= 0)) \
+            if fired else 0
         call = Call(j, i, base, tail, recorded=recorded_here,
                     turns=int(np.count_nonzero(rlog.opens_turn[mem.src[mem.src >= 0]])))
         call.figures = _call_figures(log, mem, j, i, compacted, dropped, budget)
         calls.append(call)
         prev = i
     return calls
+
+
+class _Ahead:
+    """The compactions ahead of a general replay, guessed to change nothing and checked
+    many at once: :meth:`unchanged` says whether call j's compaction leaves its memory."""
+
+    FIRST, MOST, ITEMS = 8, 512, 200_000
+
+    def __init__(self, rlog, trigger, strategy, budget, settings, positions) -> None:
+        self.rlog, self.trigger, self.strategy = rlog, trigger, strategy
+        self.budget, self.settings, self.positions = budget, settings, positions
+        self.same: set[int] = set()   # calls whose compaction is known to change nothing
+        self.until = -1               # the calls up to this one have been looked at
+        self.size = self.FIRST
+        self.view: Memory | None = None   # the compaction of call ``until``, when changed
+
+    def compacted(self, j: int, mem: Memory) -> Memory | None:
+        """Call j's trigger fired on ``mem``: the memory its compaction gives (None: not
+        known, compact it)."""
+        if j > self.until:
+            self._look(j, mem)
+        if j in self.same:
+            return mem
+        return self.view if j == self.until else None
+
+    def _look(self, j: int, mem: Memory) -> None:
+        """Guess the calls from j on: each memory the last plus the events since; decide
+        the fired ones at once, up to the first the decision changes."""
+        log, positions = self.rlog.log, self.positions
+        fired, memories, grown, items = [], [], mem, 0
+        t = j
+        while t < len(positions) and len(fired) < self.size and items < self.ITEMS:
+            if t > j:
+                grown = grown.join(events(log, np.arange(positions[t - 1], positions[t])))
+            if t == j or self.trigger.fires(reading(log, self.rlog.opens_turn, grown)):
+                fired.append(t)
+                memories.append(grown)
+                items += len(grown)
+            t += 1
+        first, self.view = decided(log, memories, self.strategy, self.budget, self.settings)
+        self.same = set(fired[:first])
+        if first < len(fired):
+            self.until = fired[first]     # the guess holds up to this call, not after
+            self.size = max(self.FIRST, self.size // 2)
+        else:
+            self.until = t - 1
+            self.size = min(self.MOST, self.size * 2)
 
 
 def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int,
@@ -260,7 +317,7 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
         call.figures = {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
                         "cost": cost, "compacted": compacted, "dropped": k - m,
                         "orphan_results": orphan_results, "orphan_calls": orphan_calls,
-                        "empty": not bool(np.isin(kinds, CONTENT_KINDS).any()),
+                        "empty": not bool(_CONTENT[kinds].any()),
                         "over": cost > budget}
         calls.append(call)
         m, prev = k, i
@@ -282,7 +339,7 @@ def _recorded(log: SessionLog, mem: Memory, new: np.ndarray) -> Memory:
 def _call_figures(log: SessionLog, m: Memory, j: int, i: int, compacted: bool,
                   dropped: int, budget: int | None) -> dict:
     orphan_results, orphan_calls = orphans(m)
-    content = np.isin(m.kind, CONTENT_KINDS) & (m.src >= 0)
+    content = _CONTENT[m.kind] & (m.src >= 0)
     cost = int(m.cost.sum())
     return {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
             "cost": cost, "compacted": bool(compacted), "dropped": dropped,
