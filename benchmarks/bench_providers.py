@@ -7,7 +7,8 @@ Slider: one generated session of about 10,000 events. For every strategy, as a u
 the slider over 50 budgets (the session's memo of checked views fresh for each strategy):
 what a move costs without providers (:func:`explorer.session.preview.overlay`), what the
 provider check adds to it with all five providers (per provider the window's path,
-:func:`explorer.session.provider_view.provider_view` and its marks on the overlay), and
+:func:`explorer.session.provider_view.provider_view` of the overlay's window and its
+marks on the overlay), and
 what the compare table's provider columns add when it refreshes at that budget (every
 strategy's view checked by all five, :func:`explorer.providers.view_checks.error_counts`;
 the views' decisions and metrics are the table's without providers, not counted). Target:
@@ -38,7 +39,7 @@ from explorer.compaction.window import in_view
 from explorer.providers import PROVIDERS
 from explorer.providers.sweep_figures import rejected_figures
 from explorer.providers.view_checks import error_counts
-from explorer.session.preview import overlay, strategy_texts
+from explorer.session.preview import overlay_and_window, strategy_texts
 from explorer.session.provider_view import provider_view
 from explorer.store.db import Store
 
@@ -103,11 +104,12 @@ def slider(turns: int) -> None:
             windows = [window(log, Strategy.parse(t), budget, SETTINGS) for t in texts]
             keeps = [in_view(log, w) for w in windows]
             with base:
-                shown = overlay(log, strategy, budget, SETTINGS)
+                shown, w = overlay_and_window(log, strategy, budget, SETTINGS)
             with both:
                 with added:
                     for p in PROVIDERS:
-                        provider_view(log, strategy, budget, SETTINGS, p).marked(shown)
+                        provider_view(log, strategy, budget, SETTINGS, p,
+                                      (w, shown.in_view)).marked(shown)
                 with table:
                     error_counts(log, windows, keeps, PROVIDERS)
     print(_row("a move without providers (overlay)", base.wall, base.cpu))

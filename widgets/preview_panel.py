@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from explorer.compaction.settings import CompactionSettings
 from explorer.model import CostSettings, Order
 from explorer.session.data import SessionData
-from explorer.session.preview import overlay, transform_key
+from explorer.session.preview import overlay_and_window, transform_key
 from explorer.session.provider_view import ProviderView, provider_view
 from explorer.session.view_overlay import ViewOverlay
 from explorer.text_escape import elided
@@ -255,11 +255,13 @@ class PreviewPanel(QWidget):
             self.compare.clear()
         else:
             budget = self.budget()
-            self._overlay = overlay(data.log, self.strategy(), budget, self._settings)
+            self._overlay, w = overlay_and_window(data.log, self.strategy(), budget,
+                                                  self._settings)
             provider = self.provider_picker.provider()
             if provider is not None:
                 self._provider_view = provider_view(data.log, self.strategy(), budget,
-                                                    self._settings, provider)
+                                                    self._settings, provider,
+                                                    (w, self._overlay.in_view))
                 self._overlay = self._provider_view.marked(self._overlay)
             self.strip.set_metrics(self._overlay.metrics, budget)
             self.compare.schedule(data.log, budget, self.picker.texts(), self._settings)

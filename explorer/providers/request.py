@@ -22,7 +22,7 @@ USER_SPEAKER, ASSISTANT_SPEAKER, TOOL_SPEAKER = 0, 1, 2
 _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 # who speaks each kind before tool results and shadow summaries are placed (a noted USER,
 # compaction.log's NOTED, is a USER; SYSTEM and OTHER never reach a request)
-_SPEAKER_OF_KIND = np.full(NOTED + 1, ASSISTANT_SPEAKER, dtype=np.int64)
+_SPEAKER_OF_KIND = np.full(NOTED + 1, ASSISTANT_SPEAKER, dtype=np.int8)
 _SPEAKER_OF_KIND[[USER, RESULT, SUMMARY, NOTED]] = USER_SPEAKER
 
 
@@ -316,26 +316,28 @@ def from_decision(c, d, only: np.ndarray | None = None) -> Request:
         g = np.flatnonzero(mask & (kind_all != SYSTEM) & (kind_all != OTHER))
     codes, calls_unique, results_unique = _dense(c)
     parts_key = [g.astype(np.float64)]
-    kind, code, row = [kind_all[g].astype(np.int64)], [codes[g]], [g]
-    seg = [c.session[g].astype(np.int64)]
+    # kinds as the corpus holds them (int8) and sessions as int32: the sweep's requests
+    # hold millions of items, and fresh pages of big arrays cost as much as the checks
+    kind, code, row = [kind_all[g].astype(np.int8)], [codes[g]], [g]
+    seg = [c.session[g].astype(np.int32)]
     synthetic = [np.zeros(len(g), dtype=bool)]
     if d.placeholder_end is not None:
         held = np.flatnonzero(d.placeheld(c) if only is None else d.placeheld(c) & only[c.session])
         parts_key.append(held + 0.5)
-        kind.append(np.full(len(held), RESULT, dtype=np.int64))
+        kind.append(np.full(len(held), RESULT, dtype=np.int8))
         code.append(codes[held])
         row.append(np.full(len(held), -1))
-        seg.append(c.session[held].astype(np.int64))
+        seg.append(c.session[held].astype(np.int32))
         synthetic.append(np.ones(len(held), dtype=bool))
     if d.front and d.fronted is not None:
         fronted = np.flatnonzero(d.fronted if only is None else d.fronted & only)
         k = len(d.front)
         for i, (front_kind, _) in enumerate(d.front):
             parts_key.append(c.start[fronted] - 0.5 + 0.4 * i / k)
-            kind.append(np.full(len(fronted), _KIND_CODE[front_kind], dtype=np.int64))
+            kind.append(np.full(len(fronted), _KIND_CODE[front_kind], dtype=np.int8))
             code.append(np.full(len(fronted), -1))
             row.append(np.full(len(fronted), -1))
-            seg.append(fronted.astype(np.int64))
+            seg.append(fronted.astype(np.int32))
             synthetic.append(np.ones(len(fronted), dtype=bool))
     if len(parts_key) == 1:
         req = Request(kind[0], code[0], synthetic[0], seg[0], row[0], sessions, system,
@@ -344,6 +346,13 @@ def from_decision(c, d, only: np.ndarray | None = None) -> Request:
         order = np.argsort(np.concatenate(parts_key), kind="stable")
         req = Request(*(np.concatenate(a)[order] for a in (kind, code, synthetic, seg, row)),
                       sessions, system, codes_by_view=True)
+    # one scratch array per corpus for the membership tests (found.scratch): each test
+    # leaves it as it found it, and a fresh one per request faulted in its pages again
+    if req.ncodes:
+        where = c.__dict__.get("_provider_scratch")
+        if where is None or len(where) < req.ncodes:
+            where = c.__dict__["_provider_scratch"] = np.full(req.ncodes, -1, dtype=np.int64)
+        req.__dict__["_where"] = where
     # ids unique in the corpus are unique in its views (a placeholder adds a RESULT)
     if calls_unique:
         req.__dict__["calls_unique"] = True

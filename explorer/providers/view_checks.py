@@ -21,10 +21,16 @@ from explorer.providers.found import Found
 from explorer.providers.request import Request, from_window, from_windows
 from explorer.providers.rules import PROVIDERS
 
-#: How many views' counts, and how many views' full verdicts, a log keeps.
-COUNTS_KEPT, VERDICTS_KEPT = 256, 8
+#: How many views' counts, and how many views' full verdicts (their requests: about 100
+#: bytes an event), a log keeps; a big log keeps fewer verdicts (down to the view shown and
+#: the one before).
+COUNTS_KEPT, VERDICTS_KEPT, VERDICT_EVENTS = 256, 8, 2_000_000
 # the compare table is computed off the GUI thread for big logs, the preview on it
 _LOCK = threading.Lock()
+
+
+def _verdicts_kept(log) -> int:
+    return max(2, min(VERDICTS_KEPT, VERDICT_EVENTS // max(log.n, 1)))
 
 
 def view_key(log, w, keep: np.ndarray) -> tuple:
@@ -115,7 +121,7 @@ def checked(log, w, keep: np.ndarray, providers=PROVIDERS) -> tuple[Request, dic
     missing = tuple(p for p in asked if p not in found)
     if missing:
         found = {**found, **check(req, missing)}
-        _put(memo, key, (req, found), VERDICTS_KEPT)
+        _put(memo, key, (req, found), _verdicts_kept(log))
         counts = _memo(log, "_provider_counts")
         _put(counts, key, {**(_get(counts, key) or {}), **{p: len(f) for p, f in found.items()}},
              COUNTS_KEPT)
@@ -132,5 +138,5 @@ def spelled(log, w, keep: np.ndarray, provider: str) -> tuple[Request, tuple[Vio
     if entry is None:
         req, found = checked(log, w, keep, (provider,))
         entry = (req, tuple(violations(req, found[provider])))
-        _put(memo, key, entry, VERDICTS_KEPT)
+        _put(memo, key, entry, _verdicts_kept(log))
     return entry

@@ -73,11 +73,18 @@ def overlay(log: SessionLog, strategy: Strategy | str, budget: int,
             settings: CompactionSettings = CompactionSettings()) -> ViewOverlay:
     """The preview of ``strategy`` at ``budget``: rows in view, their errors, the synthetic
     items where they sit, and the metrics of :func:`explorer.compaction.view`."""
+    return overlay_and_window(log, strategy, budget, settings)[0]
+
+
+def overlay_and_window(log: SessionLog, strategy: Strategy | str, budget: int,
+                       settings: CompactionSettings = CompactionSettings()
+                       ) -> tuple[ViewOverlay, Window]:
+    """:func:`overlay` and the window it shows (for the provider check of the same view)."""
     strategy, w, keep, (orphan_result, orphan_call), metrics = _decided(log, strategy, budget,
                                                                          settings)
     errors = _errors(orphan_result, orphan_call, w.cut - 1 if metrics["pair_split"] else None)
     synthetic = _synthetic(log, w, keep, settings.placeholder_cost)
-    return ViewOverlay(strategy.text, int(budget), keep, errors, synthetic, metrics)
+    return ViewOverlay(strategy.text, int(budget), keep, errors, synthetic, metrics), w
 
 
 def prepare(log: SessionLog) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from explorer.compaction import CompactionSettings, SessionLog, Strategy, window
-from explorer.compaction.window import in_view
+from explorer.compaction.window import Window, in_view
 from explorer.model import KINDS
 from explorer.providers import LABELS, Violation, messages_of
 from explorer.providers.pasted import Pasted, read_error
@@ -131,12 +131,16 @@ def _blocks(req: Request, items) -> str:
 
 
 def provider_view(log: SessionLog, strategy: Strategy | str, budget: int,
-                  settings: CompactionSettings, provider: str) -> ProviderView:
-    """The verdict of ``provider`` on the view of ``strategy`` at ``budget``."""
-    if isinstance(strategy, str):
-        strategy = Strategy.parse(strategy)
-    w = window(log, strategy, budget, settings)
-    keep = in_view(log, w)
+                  settings: CompactionSettings, provider: str,
+                  decided: tuple[Window, np.ndarray] | None = None) -> ProviderView:
+    """The verdict of ``provider`` on the view of ``strategy`` at ``budget`` (``decided``:
+    its window and rows in view, when the caller has them: the overlay's)."""
+    if decided is None:
+        if isinstance(strategy, str):
+            strategy = Strategy.parse(strategy)
+        w = window(log, strategy, budget, settings)
+        decided = (w, in_view(log, w))
+    w, keep = decided
     req, found = spelled(log, w, keep, provider)
     system = np.flatnonzero(keep & log.is_system)
     return ProviderView(provider, req, found, tuple(system.tolist()))
