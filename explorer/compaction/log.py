@@ -6,6 +6,7 @@ and messages do not depend on the budget); a budget change only reads these arra
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,15 +26,47 @@ KIND_NAMES = (*KINDS, "USER")
 CONTENT_KINDS = (USER, ASSISTANT, CALL, RESULT, NOTED)
 
 
-def _codes(column: pl.Series) -> tuple[np.ndarray, list]:
+class CodedStrings(Sequence):
+    """A column of strings read like a list (None where absent), held as a code per event
+    into its distinct values, kept as one compact polars column: a session of 3M events
+    keeps no pointer per event, nor a Python string per distinct call id (~110 MB)."""
+
+    def __init__(self, codes: np.ndarray, values: pl.Series) -> None:
+        self.codes, self.values = codes, values
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        code = self.codes[i]
+        return None if code < 0 else self.values[int(code)]
+
+    def __iter__(self):
+        values = [*self.values.to_list(), None]   # code -1: the None at the end
+        return (values[c] for c in self.codes.tolist())
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None   # type: ignore[assignment]   # equal to a list: not hashable
+
+
+def _codes(column: pl.Series) -> tuple[np.ndarray, CodedStrings]:
     """Small integer codes for a column of strings, numbered in order of first appearance
-    (None -> -1), and the column as a list whose equal strings are one object (a session of
-    millions of events keeps pointers, not a string per event)."""
+    (None -> -1), and the column read like a list (:class:`CodedStrings`)."""
     first = column.is_first_distinct() & column.is_not_null()
     values = column.filter(first)
     codes = column.replace_strict(values, pl.int_range(len(values), eager=True), default=-1,
                                   return_dtype=pl.Int64).to_numpy()
-    return codes, np.array([*values.to_list(), None], dtype=object)[codes].tolist()
+    return codes, CodedStrings(codes, values)
+
+
+def _tools(column: pl.Series) -> CodedStrings:
+    """The tool names (few distinct: 4-byte codes)."""
+    codes, names = _codes(column)
+    return CodedStrings(codes.astype(np.int32), names.values)
 
 
 def _key(frame: pl.DataFrame, name: str) -> str:
@@ -65,8 +98,8 @@ class SessionLog:
     user: np.ndarray          # user_id code, -1 when none
     turn: np.ndarray          # logged turn, -1 when none
     archived: np.ndarray      # bool
-    call_ids: list            # the call_id strings (None when no id)
-    tools: list
+    call_ids: Sequence        # the call_id strings (None when no id): a CodedStrings or list
+    tools: Sequence
     chars: np.ndarray         # content length in code points (cjk + other)
     eid: np.ndarray | None = None   # import positions (to find the event in the store)
     notes: dict | None = None       # index -> "evicted" / "pruned" (transforms applied)
@@ -101,7 +134,7 @@ class SessionLog:
             user=_codes(frame[_key(frame, "user")])[0],
             turn=frame["turn"].fill_null(-1).to_numpy().astype(np.int64),
             archived=frame["archived"].fill_null(False).to_numpy().astype(bool),
-            call_ids=call_ids, tools=_codes(frame["tool"])[1],
+            call_ids=call_ids, tools=_tools(frame["tool"]),
             chars=chars.to_numpy().astype(np.int64),
             eid=frame["eid"].to_numpy().astype(np.int64),
         )
