@@ -11,13 +11,12 @@ the ``Task`` call whose ``input.prompt`` is the root's prompt.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.formats import inflate
+from explorer.formats import fast_json, inflate
 from explorer.formats.lines import lines as safe_lines
 
 #: A line of an inline sidechain (the first pass reads it; every 2.x line says ``false``).
@@ -71,7 +70,7 @@ def scan(path: Path) -> Scan:
                 and not _SIDECHAIN.search(data)):   # every 2.x line says isSidechain: false
             continue
         try:
-            record = json.loads(data)
+            record = fast_json.loads(data)
         except ValueError:
             continue
         if not isinstance(record, dict):
@@ -175,7 +174,7 @@ def parent_call(path: Path, session: str, agent: str) -> str | None:
         for _, data in lines(parent):
             if needle in data:
                 try:
-                    record = json.loads(data)
+                    record = fast_json.loads(data)
                 except ValueError:
                     continue
                 if isinstance(record, dict) and record.get("sessionId") == session:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from explorer.formats import limits
+from explorer.formats import fast_json, limits
 from explorer.formats.inflate import STOPPED, Cut, expansion_error, gunzip
 from explorer.formats.json_values import MAX_DEPTH, Value, depth_error, split_values
 
@@ -237,7 +237,11 @@ def json_lines(path: Path) -> Iterator[tuple[Line, Value]]:
         if line.error:
             yield line, Value(0, line.text(), None, line.error)
             continue
-        for value in records_of(line.data.decode("utf-8"), line.offset, line.tail, gz):
+        text = line.data.decode("utf-8")
+        if (value := fast_json.compact_object(line.data)) is not None:
+            yield line, Value(0, text, value, None)   # what records_of finds, faster
+            continue
+        for value in records_of(text, line.offset, line.tail, gz):
             yield line, value
 
 
