@@ -186,8 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cancel", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not args.child:   # how loaded the machine is: the wall figures share it
-        print(f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}",
-              flush=True)
+        load = subprocess.run(["uptime"], check=False, capture_output=True, text=True).stdout
+        print(f"uptime: {load.strip()}", flush=True)
     if args.child:
         print(json.dumps(child(args.child, args.db, args.cancel, args.memory_limit)))
         return 0
