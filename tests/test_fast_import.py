@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer.formats import fast_json
+from explorer.formats import claude_code, fast_json
+from explorer.ingest import parallel
 from explorer.ingest.imports import import_paths
 from explorer.store.db import Store
 from tests.conftest import CORPUS
@@ -41,8 +42,14 @@ def tables(path: Path, reference: bool, monkeypatch) -> dict[str, list[tuple]]:
         store.close()
 
 
-def same(path: Path, monkeypatch) -> dict[str, list[tuple]]:
+def same(path: Path, monkeypatch, parts: int = 0) -> dict[str, list[tuple]]:
+    """The tables of the fast path (``parts``: the file read in parts of that many bytes by
+    worker processes, explorer.ingest.parallel), checked equal to the reference path's."""
+    if parts:
+        monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+        monkeypatch.setattr(parallel, "PART", parts)
     fast = tables(path, False, monkeypatch)
+    monkeypatch.setattr(parallel, "MIN_BYTES", 2**62)
     reference = tables(path, True, monkeypatch)
     for table in TABLES:
         assert len(fast[table]) == len(reference[table]), table
@@ -93,3 +100,17 @@ def test_hostile_lines_import_the_same(seed, tmp_path, monkeypatch):
     _hostile(seed, path)
     found = same(path, monkeypatch)
     assert found["rejected"]   # the hostile lines reached the reader
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name[:40])
+def test_parts_read_by_workers_import_the_same(path, tmp_path, monkeypatch):
+    """A Claude Code or Codex file read in parts by worker processes, cut at several line
+    starts (a long line, glued records and a torn tail included; Codex reasoning items
+    waiting for their response across a cut)."""
+    assert not parallel.can(claude_code, path)   # too small to be read in parts, unless asked
+    hostile = tmp_path / path.name
+    _hostile(path, hostile)
+    for each in (path, hostile):
+        part = min(20_000, each.stat().st_size // 4)
+        assert len(parallel.spans(each, part)) > 1
+        assert same(each, monkeypatch, parts=part)["events"]
