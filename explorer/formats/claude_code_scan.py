@@ -54,10 +54,17 @@ def _inline_sidechain(record: dict) -> bool:
     return bool(record.get("isSidechain")) and not record.get("agentId")
 
 
-def lines(path: Path) -> Iterator[tuple[int, bytes]]:
+def lines(path: Path, wanted=None) -> Iterator[tuple[int, bytes]]:
     """(line number from 1, bytes) of the file's readable lines, gzip or plain (the second
-    pass reports the others: explorer.formats.lines)."""
-    yield from ((line.number, line.data) for line in safe_lines(path) if not line.error)
+    pass reports the others: explorer.formats.lines); ``wanted``: only those it takes."""
+    yield from ((line.number, line.data) for line in safe_lines(path, wanted=wanted)
+                if not line.error)
+
+
+def _worth_reading(data: bytes) -> bool:
+    """Whether a line can tell the first pass anything (a progress line cannot)."""
+    return (b'"assistant"' in data or b"agentId" in data
+            or _SIDECHAIN.search(data) is not None)   # every 2.x line says isSidechain: false
 
 
 def scan(path: Path) -> Scan:
@@ -65,10 +72,7 @@ def scan(path: Path) -> Scan:
     found = Scan()
     prompts: dict[str, list[str]] = {}   # Task prompt -> its call ids, in file order
     root_prompts: dict[str, str] = {}    # inline sidechain root -> its prompt
-    for line, data in lines(path):
-        if (b'"assistant"' not in data and b"agentId" not in data
-                and not _SIDECHAIN.search(data)):   # every 2.x line says isSidechain: false
-            continue
+    for line, data in lines(path, _worth_reading):
         try:
             record = fast_json.loads(data)
         except ValueError:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from explorer.formats import fast_json, limits
 from explorer.formats.inflate import STOPPED, Cut, expansion_error, gunzip
@@ -173,9 +173,11 @@ def _long(offset: int, line: int, pos: int) -> Block:
 
 
 
-def lines(path: Path, span: Span | None = None) -> Iterator[Line]:
+def lines(path: Path, span: Span | None = None,
+          wanted: Callable[[bytes], bool] | None = None) -> Iterator[Line]:
     """The non-blank lines of a file (gzip or plain), with their numbers and offsets
-    (``span``: of that part of a plain file only).
+    (``span``: of that part of a plain file only; ``wanted``: only the lines whose bytes
+    it takes, the others not even checked).
 
     A line that is not UTF-8 or nests too deep comes with its error; a gzip stream cut
     between lines gives one more, empty line whose error says so."""
@@ -195,9 +197,10 @@ def lines(path: Path, span: Span | None = None) -> Iterator[Line]:
             tail = None
             if block.unterminated and i == len(pieces) - 1:
                 tail = block.cut or "no line end after it"
-            if piece.strip():
+            if piece and not piece.isspace():   # (what piece.strip() says, without a copy)
                 body = piece.removesuffix(b"\r")
-                yield Line(number, offset, body, line_error(body, offset, gz), tail)
+                if wanted is None or wanted(body):
+                    yield Line(number, offset, body, line_error(body, offset, gz), tail)
             offset += len(piece) + 1
         if block.cut and not block.unterminated:
             yield Line(block.first_line + len(pieces), offset, b"", truncated(block.cut, offset),

@@ -24,8 +24,9 @@ from explorer.formats.lines import Span, is_gzip
 from explorer.formats.record import Record
 from explorer.ingest.staging import event_json
 
-#: Worker processes (the two cores of the target machine; the main process stages).
-WORKERS = min(2, os.cpu_count() or 1)
+#: Worker processes (the two cores of the target machine; the main process stages);
+#: ``TURNSCOPE_IMPORT_WORKERS=0`` (or 1) reads every file in this process.
+WORKERS = int(os.environ.get("TURNSCOPE_IMPORT_WORKERS") or min(2, os.cpu_count() or 1))
 #: Files smaller than this are read in this process (forking costs more than it gains).
 MIN_BYTES = 48 * 2**20
 #: Bytes per part, about (a part ends at a line start).
