@@ -82,8 +82,9 @@ def make_claude(out: Path, size: int, seed: Path = CLAUDE_SEED) -> None:
 
 
 class RssSampler(threading.Thread):
-    """The largest resident set size of this process and its children together, sampled
-    every 20 ms."""
+    """The largest resident set size of this process seen, sampled every 20 ms; while it
+    has worker processes, the proportional set size of it and them together (a page they
+    share counted once)."""
 
     def __init__(self) -> None:
         super().__init__(daemon=True)
@@ -92,14 +93,20 @@ class RssSampler(threading.Thread):
 
     def run(self) -> None:
         while not self.stop.wait(0.02):
-            self.peak = max(self.peak, sum(_rss(pid) for pid in [os.getpid(), *_children()]))
+            kids = _children()
+            if not kids:   # one process: its resident set size
+                self.peak = max(self.peak, _memory(os.getpid(), "VmRSS", "status"))
+            else:   # the workers share pages with it: each page counted once (PSS)
+                self.peak = max(self.peak, sum(_memory(pid, "Pss", "smaps_rollup")
+                                               for pid in [os.getpid(), *kids]))
 
 
-def _rss(pid: int) -> int:
-    """A process's resident set size in bytes (0 once it is gone)."""
+def _memory(pid: int, field: str, table: str) -> int:
+    """A process's memory figure in bytes (0 once it is gone)."""
     try:
-        with open(f"/proc/{pid}/status") as fh:
-            return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS")) * 1024
+        with open(f"/proc/{pid}/{table}") as fh:
+            return next(int(line.split()[1]) for line in fh
+                        if line.startswith(field + ":")) * 1024
     except (OSError, StopIteration):
         return 0
 
