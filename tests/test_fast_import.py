@@ -168,3 +168,27 @@ def test_canonical_json_lines_import_the_same(tmp_path, monkeypatch):
     for each in [path] + [tmp_path / f"{v}-events.jsonl" for v in ("blank", "suspect", "utf8")]:
         found = same(each, monkeypatch)
         assert found["events"] and found["rejected"]
+
+
+def test_a_stop_ends_the_worker_processes(monkeypatch):
+    """Cancel while a file is read in parts: the import stops and no worker is left."""
+    import multiprocessing
+
+    from explorer.jobs import Cancelled
+
+    from explorer.ingest import staging
+
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "PART", 20_000)
+    monkeypatch.setattr(staging, "BLOCK", 50)   # a chunk staged while the workers read
+    path = max((p for p in REAL if "claude" in str(p)), key=lambda p: p.stat().st_size)
+    asked = []
+    store = Store(None)
+    try:
+        with pytest.raises(Cancelled):   # asked while the workers are there
+            import_paths(store, [path], None,
+                         lambda: asked.append(1) or bool(multiprocessing.active_children()))
+        assert multiprocessing.active_children() == []
+        assert store.con.execute("SELECT count(*) FROM events").fetchall() == [(0,)]
+    finally:
+        store.close()
