@@ -174,9 +174,8 @@ def test_a_stop_ends_the_worker_processes(monkeypatch):
     """Cancel while a file is read in parts: the import stops and no worker is left."""
     import multiprocessing
 
-    from explorer.jobs import Cancelled
-
     from explorer.ingest import staging
+    from explorer.jobs import Cancelled
 
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
     monkeypatch.setattr(parallel, "PART", 20_000)
