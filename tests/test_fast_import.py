@@ -46,7 +46,6 @@ def same(path: Path, monkeypatch, parts: int = 0) -> dict[str, list[tuple]]:
     """The tables of the fast path (``parts``: the file read in parts of that many bytes by
     worker processes, explorer.ingest.parallel), checked equal to the reference path's."""
     if parts:
-        monkeypatch.setattr(parallel, "WORKERS", 2)
         monkeypatch.setattr(parallel, "MIN_BYTES", 0)
         monkeypatch.setattr(parallel, "PART", parts)
     fast = tables(path, False, monkeypatch)
@@ -122,7 +121,6 @@ def test_parts_read_by_workers_import_the_same(path, tmp_path, monkeypatch):
     """A Claude Code or Codex file read in parts by worker processes, cut at several line
     starts (a long line, glued records and a torn tail included; Codex reasoning items
     waiting for their response across a cut)."""
-    monkeypatch.setattr(parallel, "WORKERS", 2)
     assert not parallel.can(claude_code, path)   # too small to be read in parts, unless asked
     hostile = tmp_path / path.name
     _hostile(path, hostile)
@@ -179,7 +177,6 @@ def test_a_stop_ends_the_worker_processes(monkeypatch):
     from explorer.ingest import staging
     from explorer.jobs import Cancelled
 
-    monkeypatch.setattr(parallel, "WORKERS", 2)
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
     monkeypatch.setattr(parallel, "PART", 20_000)
     monkeypatch.setattr(staging, "BLOCK", 50)   # a chunk staged while the workers read

@@ -24,12 +24,9 @@ from explorer.formats.lines import Span, is_gzip
 from explorer.formats.record import Record
 from explorer.ingest.staging import event_json
 
-#: Worker processes; none unless ``TURNSCOPE_IMPORT_WORKERS`` asks (2 for two cores).
-#: Off by default: measured on the shared 2-core machine (load 7), two workers made a
-#: 57 MB Claude Code import slower (5.6 s against 4.8 s wall, 3.8 against 3.0 CPU-s: the
-#: fork of a big process, its copied pages and the parts' transfer cost more than the
-#: second core gave, which the machine's other work held). To be measured on a quiet one.
-WORKERS = int(os.environ.get("TURNSCOPE_IMPORT_WORKERS") or 0)
+#: Worker processes (the two cores of the target machine; the main process stages);
+#: ``TURNSCOPE_IMPORT_WORKERS=0`` (or 1) reads every file in this process.
+WORKERS = int(os.environ.get("TURNSCOPE_IMPORT_WORKERS") or min(2, os.cpu_count() or 1))
 #: Files smaller than this are read in this process (forking costs more than it gains).
 MIN_BYTES = 48 * 2**20
 #: Bytes per part, about (a part ends at a line start).
