@@ -8,7 +8,7 @@ Makes the inputs under ``--data`` (canonical JSON Lines of about ``--mb`` MB fro
 benchmarks/big_jsonl.py, the same events as Parquet and as CSV, and a Claude Code file and a
 Codex rollout made by repeating a corpus session with fresh uuids and session ids), then
 imports each in a child process of its own (so the peaks are separate) and prints MB/s,
-events/s, seconds, the CPU seconds of the child (its threads' and its worker processes' user + system time: on a
+events/s, seconds, the CPU seconds of the child (its threads' user + system time: on a
 shared machine, where the wall time also counts the others' work, MB per CPU second is
 the steadier figure), the
 peak RSS (sampled every 20 ms, and ru_maxrss) and how the progress hook moved (calls,
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import resource
 import subprocess
@@ -82,9 +81,7 @@ def make_claude(out: Path, size: int, seed: Path = CLAUDE_SEED) -> None:
 
 
 class RssSampler(threading.Thread):
-    """The largest resident set size of this process seen, sampled every 20 ms; while it
-    has worker processes, the proportional set size of it and them together (a page they
-    share counted once)."""
+    """The largest resident set size of this process seen, sampled every 20 ms."""
 
     def __init__(self) -> None:
         super().__init__(daemon=True)
@@ -93,33 +90,9 @@ class RssSampler(threading.Thread):
 
     def run(self) -> None:
         while not self.stop.wait(0.02):
-            kids = _children()
-            if not kids:   # one process: its resident set size
-                self.peak = max(self.peak, _memory(os.getpid(), "VmRSS", "status"))
-            else:   # the workers share pages with it: each page counted once (PSS)
-                self.peak = max(self.peak, sum(_memory(pid, "Pss", "smaps_rollup")
-                                               for pid in [os.getpid(), *kids]))
-
-
-def _memory(pid: int, field: str, table: str) -> int:
-    """A process's memory figure in bytes (0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/{table}") as fh:
-            return next(int(line.split()[1]) for line in fh
-                        if line.startswith(field + ":")) * 1024
-    except (OSError, StopIteration):
-        return 0
-
-
-def _children() -> list[int]:
-    """This process's children (the worker processes of explorer.ingest.parallel)."""
-    out = []
-    for task in Path("/proc/self/task").iterdir():
-        try:
-            out += [int(p) for p in (task / "children").read_text().split()]
-        except OSError:
-            pass
-    return out
+            with open("/proc/self/status") as fh:
+                rss = next(int(line.split()[1]) for line in fh if line.startswith("VmRSS"))
+            self.peak = max(self.peak, rss * 1024)
 
 
 def child(path: Path, db: str | None, cancel_at: float | None, memory_limit: str | None) -> dict:
@@ -131,7 +104,6 @@ def child(path: Path, db: str | None, cancel_at: float | None, memory_limit: str
     sampler = RssSampler()
     sampler.start()
     used = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     store = Store(db, memory_limit=memory_limit) if memory_limit else Store(db)
     ticks: list[tuple[float, int, int]] = []
     asked: list[float] = []
@@ -158,9 +130,6 @@ def child(path: Path, db: str | None, cancel_at: float | None, memory_limit: str
     seconds = time.perf_counter() - start
     now = resource.getrusage(resource.RUSAGE_SELF)
     cpu = now.ru_utime - used.ru_utime + now.ru_stime - used.ru_stime
-    # the worker processes that read a big file in parts (explorer.ingest.parallel)
-    kids, kids_before = resource.getrusage(resource.RUSAGE_CHILDREN), children
-    cpu += kids.ru_utime - kids_before.ru_utime + kids.ru_stime - kids_before.ru_stime
     sampler.stop.set()
     sampler.join()
     times = [0.0] + [t for t, _, _ in ticks] + [seconds]

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from explorer.formats import canonical_jsonl, claude_code, fast_json
-from explorer.ingest import parallel
 from explorer.ingest.imports import import_paths
 from explorer.store.db import Store
 from tests.conftest import CORPUS
@@ -42,14 +41,8 @@ def tables(path: Path, reference: bool, monkeypatch) -> dict[str, list[tuple]]:
         store.close()
 
 
-def same(path: Path, monkeypatch, parts: int = 0) -> dict[str, list[tuple]]:
-    """The tables of the fast path (``parts``: the file read in parts of that many bytes by
-    worker processes, explorer.ingest.parallel), checked equal to the reference path's."""
-    if parts:
-        monkeypatch.setattr(parallel, "MIN_BYTES", 0)
-        monkeypatch.setattr(parallel, "PART", parts)
+def same(path: Path, monkeypatch) -> dict[str, list[tuple]]:
     fast = tables(path, False, monkeypatch)
-    monkeypatch.setattr(parallel, "MIN_BYTES", 2**62)
     reference = tables(path, True, monkeypatch)
     for table in TABLES:
         assert len(fast[table]) == len(reference[table]), table
@@ -116,20 +109,6 @@ def test_hostile_lines_import_the_same(seed, tmp_path, monkeypatch):
     assert found["rejected"]   # the hostile lines reached the reader
 
 
-@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name[:40])
-def test_parts_read_by_workers_import_the_same(path, tmp_path, monkeypatch):
-    """A Claude Code or Codex file read in parts by worker processes, cut at several line
-    starts (a long line, glued records and a torn tail included; Codex reasoning items
-    waiting for their response across a cut)."""
-    assert not parallel.can(claude_code, path)   # too small to be read in parts, unless asked
-    hostile = tmp_path / path.name
-    _hostile(path, hostile)
-    for each in (path, hostile):
-        part = min(20_000, each.stat().st_size // 4)
-        assert len(parallel.spans(each, part)) > 1
-        assert same(each, monkeypatch, parts=part)["events"]
-
-
 def _canonical(out: Path) -> None:
     """Canonical JSON Lines: the generator's events, then lines the block split must
     hand to the slow path or keep right (a BOM, CRLF line ends, a blank line, a line
@@ -169,25 +148,3 @@ def test_canonical_json_lines_import_the_same(tmp_path, monkeypatch):
         found = same(each, monkeypatch)
         assert found["events"] and found["rejected"]
 
-
-def test_a_stop_ends_the_worker_processes(monkeypatch):
-    """Cancel while a file is read in parts: the import stops and no worker is left."""
-    import multiprocessing
-
-    from explorer.ingest import staging
-    from explorer.jobs import Cancelled
-
-    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
-    monkeypatch.setattr(parallel, "PART", 20_000)
-    monkeypatch.setattr(staging, "BLOCK", 50)   # a chunk staged while the workers read
-    path = max((p for p in REAL if "claude" in str(p)), key=lambda p: p.stat().st_size)
-    asked = []
-    store = Store(None)
-    try:
-        with pytest.raises(Cancelled):   # asked while the workers are there
-            import_paths(store, [path], None,
-                         lambda: asked.append(1) or bool(multiprocessing.active_children()))
-        assert multiprocessing.active_children() == []
-        assert store.con.execute("SELECT count(*) FROM events").fetchall() == [(0,)]
-    finally:
-        store.close()

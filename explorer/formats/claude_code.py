@@ -39,7 +39,7 @@ from explorer.formats.claude_code_blocks import (
     system_event,
 )
 from explorer.formats.claude_code_scan import parent_call, scan
-from explorer.formats.lines import Span, placed_json_lines
+from explorer.formats.lines import placed_json_lines
 from explorer.formats.record import Record, reason_word
 from explorer.formats.typed import WrongType, opt_text, rejected, scalar
 
@@ -101,20 +101,13 @@ def _shaped(record) -> bool:
     return False
 
 
-def prepare(path: Path):
-    """What every part of the file is read with (explorer.ingest.parallel): the first pass."""
-    return scan(path)
-
-
-def records(path: Path, found=None, span: Span | None = None) -> Iterator[Record]:
-    """The file's records as canonical events (two passes: see claude_code_scan); ``found``
-    (the first pass, :func:`prepare`) and ``span`` (a part of the file) read that part only,
-    in a worker process: each record needs only the first pass and its own line."""
-    found = scan(path) if found is None else found
+def records(path: Path) -> Iterator[Record]:
+    """The file's records as canonical events (two passes: see claude_code_scan)."""
+    found = scan(path)
     links: dict[str, dict] = {}   # child session -> its parent_session / parent_call
     # A record glued onto another's line (a torn write) shares its line, the seq: its
     # blocks are numbered after the first record's (sub from 1000 on).
-    for line, value, glued in placed_json_lines(path, span):
+    for line, value, glued in placed_json_lines(path):
         if value.error:
             yield Record(line.number, error=value.error, text=value.text)
             continue

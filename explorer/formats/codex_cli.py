@@ -43,7 +43,6 @@ from explorer.formats.codex_cli_scan import (
     split,
     texts,
 )
-from explorer.formats.lines import Span
 from explorer.formats.record import Record, reason_word
 from explorer.formats.typed import WrongType, items, opt_text, rejected
 
@@ -95,19 +94,11 @@ def matches(path: Path, head: bytes) -> bool:
     return False
 
 
-def prepare(path: Path) -> Plan:
-    """What every part of the file is read with (explorer.ingest.parallel): the first pass."""
-    return scan(path)
-
-
-def records(path: Path, plan: Plan | None = None, span: Span | None = None) -> Iterator[Record]:
-    """One Record per non-blank line (seq = its line number). ``plan`` (the first pass,
-    :func:`prepare`) and ``span`` (a part of the file) read that part only, in a worker
-    process: a record needs the first pass, its own line and the reasoning items still
-    waiting for a response when the part begins (:func:`_waiting`)."""
-    plan = scan(path) if plan is None else plan
-    reasoning: list[dict] = _waiting(path, plan, span) if span and span.start else []
-    for line, rec, text, error, glued in lines(path, span):
+def records(path: Path) -> Iterator[Record]:
+    """One Record per non-blank line (seq = its line number)."""
+    plan = scan(path)
+    reasoning: list[dict] = []
+    for line, rec, text, error, glued in lines(path):
         if rec is None:
             yield Record(line, error=error or "not a JSON object", text=text)
             continue
@@ -115,42 +106,6 @@ def records(path: Path, plan: Plan | None = None, span: Span | None = None) -> I
             yield _record(line, rec, glued, plan, reasoning)
         except WrongType as exc:   # a value of the wrong type: this record only is rejected
             yield rejected(line, exc, text)
-
-
-def _waiting(path: Path, plan: Plan, span: Span) -> list[dict]:
-    """The reasoning items that :func:`records` holds when it reaches ``span``: those after
-    the last response item (or compacted line) that took them, read backwards from the
-    part's start over a window of the lines before it that grows until it holds one."""
-    window = 1 << 16
-    while True:
-        start = max(0, span.start - window)
-        with open(path, "rb") as fh:
-            fh.seek(start)
-            data = fh.read(span.start - start)
-        if start:   # the window starts at the first line start inside it
-            cut = data.find(b"\n") + 1
-            if cut == 0:
-                window *= 4
-                continue
-            start, data = start + cut, data[cut:]
-        waiting: list[dict] = []
-        before = Span(start, span.start, span.first_line - data.count(b"\n"))
-        for line, rec, _, _, _ in reversed(list(lines(path, before))):
-            if rec is None:
-                continue
-            try:
-                kind, payload = split(rec)
-                if kind == "response_item" and payload.get("type") == "reasoning":
-                    waiting.insert(0, rec)
-                    continue
-                taken = not isinstance(_event(kind, payload, line, plan), str)
-            except WrongType:   # rejected: it takes nothing
-                continue
-            if taken and kind in ("response_item", "compacted"):
-                return waiting
-        if start == 0:
-            return waiting
-        window *= 4
 
 
 def _record(line: int, rec: dict, glued: int, plan: Plan, reasoning: list[dict]) -> Record:

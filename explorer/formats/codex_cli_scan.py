@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.formats.lines import Span, placed_json_lines
+from explorer.formats.lines import placed_json_lines
 from explorer.formats.typed import WrongType, items, opt_text
 
 ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
@@ -194,12 +194,12 @@ def prompts(users: list[tuple[int, list[str]]], mirrors: Counter) -> set[int]:
     return prompts
 
 
-def lines(path: Path, span: Span | None = None) -> Iterator[tuple[int, dict | None, str, str | None, int]]:
+def lines(path: Path) -> Iterator[tuple[int, dict | None, str, str | None, int]]:
     """(line number, record, its text, why it cannot be read, glued) per JSON record of
     the file (explorer.formats.lines: invalid UTF-8, a torn tail, records glued onto one
-    line), or of its part ``span``; the record is None when it is not a JSON object.
-    ``glued`` counts the records before it on its line (0 for the first)."""
-    for line, value, glued in placed_json_lines(path, span):
+    line); the record is None when it is not a JSON object. ``glued`` counts the records
+    before it on its line (0 for the first)."""
+    for line, value, glued in placed_json_lines(path):
         rec = value.value if value.error is None else None
         yield line.number, rec if isinstance(rec, dict) else None, value.text, value.error, glued
 

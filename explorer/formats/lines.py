@@ -27,7 +27,7 @@ from explorer.formats import fast_json, limits
 from explorer.formats.inflate import STOPPED, Cut, expansion_error, gunzip
 from explorer.formats.json_values import MAX_DEPTH, Value, depth_error, split_values
 
-__all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Span", "Value", "blocks",
+__all__ = ["BLOCK", "BOM", "MAX_DEPTH", "TORN_TAIL", "Block", "Line", "Value", "blocks",
            "depth_error", "expansion_error", "is_gzip", "json_lines", "line_error", "lines", "placed_json_lines",
            "records_of",
            "split_values", "torn", "truncated", "where"]
@@ -82,42 +82,20 @@ def where(offset: int, gz: bool) -> str:
     return f"byte {offset} of the {'decompressed text' if gz else 'file'}"
 
 
-class Span(NamedTuple):
-    """A part of a plain file that starts and stops at line starts: bytes ``start`` to
-    ``stop``, its first line's number (explorer.ingest.parallel reads a big file's parts
-    in worker processes)."""
-
-    start: int
-    stop: int
-    first_line: int
-
-
-def blocks(path: Path, size: int = BLOCK, span: Span | None = None) -> Iterator[Block]:
+def blocks(path: Path, size: int = BLOCK) -> Iterator[Block]:
     """The file (gzip or plain) in blocks of whole lines; a damaged gzip stream, or one that
     expands past the limits (:mod:`explorer.formats.limits`), ends the blocks with ``cut``
     set, after everything decompressed before. A line longer than ``max_line_bytes`` is a
-    block of its own with no data and ``long`` set; it is never held in memory whole.
-    ``span``: only that part of a plain file, its lines numbered as in the whole file."""
+    block of its own with no data and ``long`` set; it is never held in memory whole."""
     most = limits.current().max_line_bytes
     size = max(1, min(size, most // 2))  # a line within one read is never past the limit
     with open(path, "rb") as raw:
         gz = raw.read(2) == b"\x1f\x8b"
         raw.seek(0)
         reads = gunzip(raw, size) if gz else iter(lambda: raw.read(size), b"")
-        offset, line = 0, 1
-        if span is not None and not gz:
-            raw.seek(span.start)
-            left = span.stop - span.start
-            offset, line = span.start, span.first_line
-
-            def part() -> bytes:
-                nonlocal left
-                data = raw.read(min(size, left))
-                left -= len(data)
-                return data
-            reads = iter(part, b"")
         parts: list[bytes] = []
         held = 0
+        offset, line = 0, 1
         skipped = -1  # bytes of a line past the limit read so far (-1: none)
         cut = None
         while True:
@@ -173,17 +151,15 @@ def _long(offset: int, line: int, pos: int) -> Block:
 
 
 
-def lines(path: Path, span: Span | None = None,
-          wanted: Callable[[bytes], bool] | None = None) -> Iterator[Line]:
+def lines(path: Path, wanted: Callable[[bytes], bool] | None = None) -> Iterator[Line]:
     """The non-blank lines of a file (gzip or plain), with their numbers and offsets
-    (``span``: of that part of a plain file only; ``wanted``: only the lines whose bytes
-    it takes, the others not even checked).
+    (``wanted``: only the lines whose bytes it takes, the others not even checked).
 
     A line that is not UTF-8 or nests too deep comes with its error; a gzip stream cut
     between lines gives one more, empty line whose error says so."""
     gz = is_gzip(path)
     number = 0
-    for block in blocks(path, span=span):
+    for block in blocks(path):
         if block.long:
             yield Line(block.first_line, block.offset, b"", block.long, None)
             continue
@@ -253,13 +229,13 @@ def records_of(text: str, offset: int, tail: str | None, gz: bool) -> list[Value
     return out
 
 
-def json_lines(path: Path, span: Span | None = None) -> Iterator[tuple[Line, Value]]:
+def json_lines(path: Path) -> Iterator[tuple[Line, Value]]:
     """Every JSON record of a JSON Lines file with the line it is on, for readers of
     agent formats: a line gives one record, or several when records were glued onto it;
     a line that cannot be read gives one Value with ``error`` set (and ``text`` the line,
     escaped). Errors name the byte offset; a cut last line is a ``torn_tail``."""
     gz = is_gzip(path)
-    for line in lines(path, span):
+    for line in lines(path):
         if line.error:
             yield line, Value(0, line.text(), None, line.error)
             continue
@@ -271,11 +247,11 @@ def json_lines(path: Path, span: Span | None = None) -> Iterator[tuple[Line, Val
             yield line, value
 
 
-def placed_json_lines(path: Path, span: Span | None = None) -> Iterator[tuple[Line, Value, int]]:
+def placed_json_lines(path: Path) -> Iterator[tuple[Line, Value, int]]:
     """:func:`json_lines` with each record's place on its line: 0, or how many records
     come before it there when records were glued onto one line (a torn write)."""
     previous, place = 0, 0
-    for line, value in json_lines(path, span):
+    for line, value in json_lines(path):
         place = place + 1 if line.number == previous else 0
         previous = line.number
         yield line, value, place

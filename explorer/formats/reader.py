@@ -38,10 +38,6 @@ class RecordReader(Protocol):
     Optional: ``folder_files(path)``, the files of a folder the reader reads whole as one
     log ([] for any other folder; OpenHands V1's ``event-*.json``): that folder is then one
     input, its size, hash and ``files`` row its files' (explorer.formats.log_files).
-    Optional: ``prepare(path)`` (a first pass over the whole file) with
-    ``records(path, prepared, span)`` (the records of one part of it, a
-    :class:`~explorer.formats.lines.Span`, given that pass): a big file is then read in
-    parts by worker processes (explorer.ingest.parallel).
     """
 
     KIND: Literal["records"]

@@ -20,7 +20,7 @@ from explorer import formats
 from explorer.formats import LogFileError
 from explorer.formats.json_values import lone_surrogate_error
 from explorer.formats.reader import Reader
-from explorer.ingest import coerce, folders, parallel, postgres_source, staging
+from explorer.ingest import coerce, folders, postgres_source, staging
 from explorer.ingest.postgres_url import is_database_url, without_password
 from explorer.ingest.report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
 from explorer.ingest.scan import Chunk, scanned
@@ -333,9 +333,7 @@ def _chunks(store: Db, path: Path, reader: Reader, steps: Steps,
     """The file's chunks: as its reader describes the scan, or its records staged."""
     if reader.KIND == "scan":
         return scanned(store, reader.scan(path, steps.hook(STAGED)))
-    records = (parallel.records(reader, path) if parallel.can(reader, path)
-               else reader.records(path))   # a big file in parts, by worker processes
-    return staging.stage(store, place.follow(records), steps.hook(STAGED))
+    return staging.stage(store, place.follow(reader.records(path)), steps.hook(STAGED))
 
 
 def _typed_sql(chunk: Chunk) -> str:

@@ -73,9 +73,12 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
         done += 1
         if record.error is not None:
             add(rec, record.line, record.text, record.error)
-        for event in record.events:   # bytes: written already (explorer.ingest.parallel)
-            add(rec, record.line, event if type(event) is bytes else event_json(event, since),
-                None)
+        for event in record.events:
+            # AgentScope markers are recognised in any format (LOG-FORMATS.md §1).
+            event = agentscope.mark(event)
+            text = fast_json.dumps(event, since)
+            add(rec, record.line, text if text is not None else
+                json.dumps(event, ensure_ascii=False, default=str), None)
         if record.error is None and not record.events:
             map_rows.append(None)
             map_recs.append(rec)
@@ -89,18 +92,6 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
         yield chunk
     if progress:
         progress(done, done)
-
-
-def event_json(event: dict, since: int) -> bytes:
-    """The JSON text (UTF-8) staged for an event: AgentScope's markers applied (they are
-    recognised in any format, LOG-FORMATS.md §1), written by orjson where it writes what
-    json.dumps does (explorer.formats.fast_json; ``since``: its NaN count when the file's
-    reading began)."""
-    event = agentscope.mark(event)
-    text = fast_json.dumps(event, since)
-    if text is None:
-        text = clean(json.dumps(event, ensure_ascii=False, default=str), json_text=True).encode()
-    return text
 
 
 def _keep_record_rows(db: Db, rows: list, recs: list, skips: list) -> None:
