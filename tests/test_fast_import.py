@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.formats import canonical_jsonl, claude_code, fast_json
+from explorer.formats import fast_json
 from explorer.ingest.imports import import_paths
 from explorer.store.db import Store
 from tests.conftest import CORPUS
@@ -108,43 +108,4 @@ def test_hostile_lines_import_the_same(seed, tmp_path, monkeypatch):
     found = same(path, monkeypatch)
     assert found["rejected"]   # the hostile lines reached the reader
 
-
-def _canonical(out: Path) -> None:
-    """Canonical JSON Lines: the generator's events, then lines the block split must
-    hand to the slow path or keep right (a BOM, CRLF line ends, a blank line, a line
-    with leading spaces, glued records, a repeated key, deep nesting, bytes that are not
-    UTF-8, a record with keys outside the format) and a torn last line."""
-    import gzip
-
-    from sample_data import __file__ as sample
-
-    demo = gzip.decompress((Path(sample).parent / "demo_late.jsonl.gz").read_bytes())
-    lines = demo.splitlines()[:400]
-    rec = json.loads(lines[0])
-    text = json.dumps(rec, ensure_ascii=False, separators=(",", ":")).encode()
-    # valid JSON, rejected or kept whole by DuckDB alone (no second look in Python)
-    odd = [text[:-1] + b',"extra":{"k":[1,2]}}', b"   " + text, b'{"kind":"USER"}\r',
-           text[:-1] + b',"kind":"USER","kind":"CALL"}', text[:-1] + b',"r":"\\r"}\r']
-    # what DuckDB hands to Python (explorer.formats.lines): glued, deep, torn
-    suspect = [text + text, text[:-1] + b',"d":' + b"[" * 600 + b"]" * 600 + b"}"]
-    clean = b"\xef\xbb\xbf" + b"\r\n".join(lines[:200]) + b"\r\n" + b"\n".join(lines[200:])
-    out.write_bytes(clean + b"\n" + b"\n".join(odd) + b"\n" + text[:-1] + b',"x":1}\r')
-    (out.parent / ("blank-" + out.name)).write_bytes(
-        clean + b"\n\n  \n" + b"\n".join(odd + suspect))
-    (out.parent / ("suspect-" + out.name)).write_bytes(
-        clean + b"\n" + b"\n".join(odd + suspect) + b"\n" + lines[1][:30])
-    (out.parent / ("utf8-" + out.name)).write_bytes(
-        clean + b"\n" + b"\n".join(odd) + b"\n" + text[:-1] + b',"b":"\xff"}')
-
-
-def test_canonical_json_lines_import_the_same(tmp_path, monkeypatch):
-    """The block split that stages each line with its line end, uncopied, against the
-    reference split in Python (a block with a blank line takes the copying split)."""
-    path = tmp_path / "events.jsonl"
-    _canonical(path)
-    block = next(canonical_jsonl.lines.blocks(path))
-    assert canonical_jsonl._whole_split(block, block.data[3:]) is not None   # uncopied
-    for each in [path] + [tmp_path / f"{v}-events.jsonl" for v in ("blank", "suspect", "utf8")]:
-        found = same(each, monkeypatch)
-        assert found["events"] and found["rejected"]
 

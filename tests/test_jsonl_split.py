@@ -6,20 +6,21 @@ from __future__ import annotations
 
 import random
 
-from explorer.formats import fast_json, lines
-from explorer.formats.canonical_jsonl import _fast_split, _split, _whole_split
+from explorer.formats import canonical_jsonl, lines
+from explorer.formats.canonical_jsonl import _fast_split, _split
 
 PIECES = ['{"a": 1}', '{"text": "é 日本 \\u00e9"}', "", " ", "\t", "\r", "\u00a0", "\u3000",
           '  {"lead": "space"}', "[1, 2]", "not json", '{"crlf": 1}\r', "x\r", "{", "}"]
 
 
 def _slow(block: lines.Block):
-    """_split with the fast paths switched off (explorer.formats.fast_json.REFERENCE)."""
-    fast_json.REFERENCE = True
+    """_split with the fast path switched off."""
+    fast = canonical_jsonl._fast_split
+    canonical_jsonl._fast_split = lambda *_: None
     try:
         return _split(block, False)
     finally:
-        fast_json.REFERENCE = False
+        canonical_jsonl._fast_split = fast
 
 
 def test_the_numpy_split_is_the_line_split():
@@ -36,30 +37,6 @@ def test_the_numpy_split_is_the_line_split():
         assert list(fast.lines) == slow.lines, text
         assert fast.texts.to_pylist() == slow.texts, text
         assert list(fast.index) == slow.index and fast.errs.to_pylist() == slow.errs
-
-
-def test_the_uncopied_split_is_the_line_split():
-    """Issue 15: the split that keeps each line's end (the block's bytes staged uncopied)
-    gives the line split's lines once the ends are taken off; a block with a blank line
-    is left to the copying split."""
-    rng = random.Random(16)
-    taken = 0
-    for case in range(300):
-        text = "\n".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 12)))
-        if rng.random() < 0.5:
-            text += "\n"
-        data = (lines.BOM if case % 7 == 0 else b"") + text.encode("utf-8")
-        block = lines.Block(data, 0, 1 + case, len(data))
-        whole, slow = _whole_split(block, data.removeprefix(lines.BOM)), _slow(block)
-        if whole is None:
-            assert len(slow.lines) < len([x for x in text.split("\n")]) or not text, text
-            continue
-        taken += 1
-        assert whole.line_ends and list(whole.lines) == slow.lines, text
-        texts = [t.removesuffix("\n").removesuffix("\r") for t in whole.texts.to_pylist()]
-        assert texts == slow.texts, text
-        assert list(whole.index) == slow.index and whole.errs.to_pylist() == slow.errs
-    assert taken > 20
 
 
 def test_a_block_that_is_not_utf8_takes_the_line_split():

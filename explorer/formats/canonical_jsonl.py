@@ -18,7 +18,7 @@ from typing import Iterator
 import numpy as np
 import pyarrow as pa
 
-from explorer.formats import fast_json, lines
+from explorer.formats import lines
 from explorer.formats.reader import REQUIRED, Lines
 from explorer.jobs import ProgressHook
 from explorer.model import CANONICAL_COLUMNS
@@ -106,18 +106,14 @@ class _Staged:
         self.texts: list[str | None] = []
         self.errs: list[str | None] = []
         self.index: list[int] = []
-        self.line_ends = False   # each text keeps its line end (:func:`_whole_split`)
 
     def as_lists(self) -> _Staged:
-        """The same lines in Python lists (a fast split's columns converted; line ends
-        taken off)."""
+        """The same lines in Python lists (a fast split's columns converted)."""
         if isinstance(self.lines, list):
             return self
         out = _Staged()
         out.lines, out.index = self.lines.tolist(), self.index.tolist()
         out.texts, out.errs = self.texts.to_pylist(), self.errs.to_pylist()
-        if self.line_ends:
-            out.texts = [t.removesuffix("\n").removesuffix("\r") for t in out.texts]
         return out
 
     def add(self, line: int, text: str | None, err: str | None, index: int) -> None:
@@ -127,14 +123,13 @@ class _Staged:
         self.index.append(index)
 
     def as_lines(self, salvage=None) -> Lines:
-        return Lines(self.lines, self.texts, self.errs, salvage, self.line_ends)
+        return Lines(self.lines, self.texts, self.errs, salvage)
 
 
 def _split(block: lines.Block, gz: bool) -> _Staged:
     """Non-blank lines of a block; a line that is not UTF-8 is kept escaped, with its error."""
     data = block.data.removeprefix(lines.BOM) if block.offset == 0 else block.data
-    if not fast_json.REFERENCE and (fast := _whole_split(block, data) or
-                                    _fast_split(block, data)) is not None:
+    if (fast := _fast_split(block, data)) is not None:
         return fast
     try:
         items = data.decode("utf-8").split("\n")
@@ -154,41 +149,6 @@ def _split(block: lines.Block, gz: bool) -> _Staged:
             text = body.decode("utf-8", "backslashreplace") if err else body.decode("utf-8")
             staged.add(block.first_line + i, text, err, i)
         offset += len(item) + 1
-    return staged
-
-
-def _whole_split(block: lines.Block, data: bytes) -> _Staged | None:
-    """What :func:`_fast_split` gives for a block of UTF-8 text without a blank line, each
-    line staged with its line end (which JSON reads as white space, and which
-    ``lines_chunk`` takes off a record's text): the block's bytes are the Arrow array's,
-    uncopied. None for a block with a blank line, or a byte that is not UTF-8."""
-    if not data:
-        return None
-    buf = np.frombuffer(data, dtype=np.uint8)
-    starts = np.concatenate(([0], np.flatnonzero(buf == 10) + 1))
-    if starts[-1] == len(buf):
-        starts = starts[:-1]   # the block ends with a line end
-    offsets = np.append(starts, len(buf))
-    if len(buf) >= 2**31:
-        return None
-    for i in np.flatnonzero(buf[starts] != ord("{")):   # blank (an empty line too)?
-        try:
-            if data[starts[i]:offsets[i + 1]].decode("utf-8").isspace():
-                return None
-        except UnicodeDecodeError:
-            return None   # the slow path names the line
-    texts = pa.StringArray.from_buffers(len(starts), pa.py_buffer(offsets.astype(np.int32)),
-                                        pa.py_buffer(data))
-    try:
-        texts.validate(full=True)
-    except pa.ArrowInvalid:
-        return None
-    staged = _Staged()
-    staged.index = np.arange(len(starts))
-    staged.lines = staged.index + block.first_line
-    staged.texts = texts
-    staged.errs = pa.nulls(len(starts), pa.string())
-    staged.line_ends = True
     return staged
 
 

@@ -107,9 +107,6 @@ class Lines:
     text: list[str | None]
     err: list[str | None]
     salvage: Callable[[dict[int, bool]], Lines] | None = None
-    #: Each text keeps its line end (``\n`` or ``\r\n``; JSON reads it as white space),
-    #: which ingest takes off a record's text.
-    line_ends: bool = False
 
 
 @dataclass

@@ -59,7 +59,7 @@ def scanned(db: Db, scans: Iterator[Scan]) -> Iterator[Chunk]:
             yield rows_chunk(db, scan)
         else:
             scan = _checked_lines(db, row_no, scan)
-            yield lines_chunk(scan.line_ends)
+            yield lines_chunk()
             row_no += len(scan.line)
 
 
@@ -97,19 +97,10 @@ def utf8_array(values: list[bytes | None]) -> pa.Array:
     return out
 
 
-#: A record's text without the line end its staged text kept (Lines.line_ends): ``\n``,
-#: then one ``\r`` (as explorer.formats.lines reads a line).
-_WITHOUT_LINE_END = ("CASE WHEN suffix(src_rec, chr(13) || chr(10)) THEN left(src_rec, -2) "
-                     "WHEN suffix(src_rec, chr(10)) OR suffix(src_rec, chr(13)) "
-                     "THEN left(src_rec, -1) ELSE src_rec END")
-
-
-def lines_chunk(line_ends: bool = False) -> Chunk:
-    """The chunk of the lines registered last (register_lines), parsed by DuckDB;
-    ``line_ends``: their texts keep their line ends, taken off a record's text."""
+def lines_chunk() -> Chunk:
+    """The chunk of the lines registered last (register_lines), parsed by DuckDB."""
     types = {name: "VARCHAR" for name in CANONICAL_COLUMNS}
-    return Chunk(f"({queries.load('jsonl_source')})", types,
-                 _WITHOUT_LINE_END if line_ends else "src_rec",
+    return Chunk(f"({queries.load('jsonl_source')})", types, "src_rec",
                  {"known": list(CANONICAL_COLUMNS)})
 
 
