@@ -14,9 +14,9 @@ the steadier figure), the
 peak RSS (sampled every 20 ms, and ru_maxrss) and how the progress hook moved (calls,
 longest gap between two calls). ``--big FILE`` also imports FILE into a ``--db`` file, and
 ``--cancel-at`` cancels that import at each given second (should_stop turns true then) and
-prints how long the cancel took and whether the database was left empty. Prints figures and
-each throughput against its target (issue 15: canonical JSON Lines 100 MB/s, Claude Code
-and Codex 50 MB/s); asserts nothing. The inputs are deleted at the end unless ``--keep``.
+prints how long the cancel took and whether the database was left empty. Prints the load
+(``uptime``) first, then figures and each throughput against its target, met or not
+(issue 15: canonical JSON Lines 100 MB/s, Claude Code and Codex 50 MB/s); asserts nothing. The inputs are deleted at the end unless ``--keep``.
 """
 
 from __future__ import annotations
@@ -156,7 +156,8 @@ def run_case(name: str, path: Path, db: Path | None = None, cancel_at: float | N
     r = json.loads(out.strip().splitlines()[-1])
     mb, gb = r["bytes"] / 1024**2, 1024**3
     target = TARGETS.get(name.split(" ")[0])
-    versus = f" (target {target})" if target else ""
+    met = "met" if target and mb / r["seconds"] >= target else "NOT met"
+    versus = f" (target {target}: {met})" if target else ""
     line = (f"{name:26s} {mb:8.0f} MB {r['seconds']:7.1f} s {mb / r['seconds']:6.1f} MB/s{versus} "
             f"cpu {r['cpu']:6.1f} s {mb / max(r['cpu'], 1e-9):6.1f} MB/cpu-s "
             f"{r.get('events', 0) / r['seconds']:9.0f} ev/s  peak RSS {r['peak_rss'] / gb:5.2f} GB "
@@ -184,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--cancel", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if not args.child:   # how loaded the machine is: the wall figures share it
+        load = subprocess.run(["uptime"], check=False, capture_output=True, text=True).stdout
+        print(f"uptime: {load.strip()}", flush=True)
     if args.child:
         print(json.dumps(child(args.child, args.db, args.cancel, args.memory_limit)))
         return 0

@@ -11,13 +11,12 @@ the ``Task`` call whose ``input.prompt`` is the root's prompt.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.formats import inflate
+from explorer.formats import fast_json, inflate
 from explorer.formats.lines import Span
 from explorer.formats.lines import lines as safe_lines
 
@@ -65,10 +64,18 @@ def _inline_sidechain(record: dict) -> bool:
     return bool(record.get("isSidechain")) and not record.get("agentId")
 
 
-def lines(path: Path, span: Span | None = None) -> Iterator[tuple[int, bytes]]:
+def lines(path: Path, span: Span | None = None, wanted=None) -> Iterator[tuple[int, bytes]]:
     """(line number from 1, bytes) of the file's readable lines (of its ``span``), gzip or
-    plain (the second pass reports the others: explorer.formats.lines)."""
-    yield from ((line.number, line.data) for line in safe_lines(path, span) if not line.error)
+    plain (the second pass reports the others: explorer.formats.lines); ``wanted``: only
+    those it takes."""
+    yield from ((line.number, line.data) for line in safe_lines(path, span, wanted)
+                if not line.error)
+
+
+def _worth_reading(data: bytes) -> bool:
+    """Whether a line can tell the first pass anything (a progress line cannot)."""
+    return (b'"assistant"' in data or b"agentId" in data
+            or _SIDECHAIN.search(data) is not None)   # every 2.x line says isSidechain: false
 
 
 def scan(path: Path, span: Span | None = None, found: Scan | None = None) -> Scan:
@@ -80,12 +87,9 @@ def scan(path: Path, span: Span | None = None, found: Scan | None = None) -> Sca
     found.touched, found.new_agents, found.new_roots = set(), set(), set()
     agents = set(found.agents)
     prompts, root_prompts = found.prompts, found.root_prompts
-    for line, data in lines(path, span):
-        if (b'"assistant"' not in data and b"agentId" not in data
-                and not _SIDECHAIN.search(data)):   # every 2.x line says isSidechain: false
-            continue
+    for line, data in lines(path, span, _worth_reading):
         try:
-            record = json.loads(data)
+            record = fast_json.loads(data)
         except ValueError:
             continue
         if not isinstance(record, dict):
@@ -194,7 +198,7 @@ def parent_call(path: Path, session: str, agent: str) -> str | None:
         for _, data in lines(parent):
             if needle in data:
                 try:
-                    record = json.loads(data)
+                    record = fast_json.loads(data)
                 except ValueError:
                     continue
                 if isinstance(record, dict) and record.get("sessionId") == session:

@@ -9,7 +9,7 @@ import re
 import threading
 from typing import NamedTuple
 
-from explorer.formats import limits
+from explorer.formats import fast_json, limits
 
 #: The default deepest JSON nesting accepted (explorer.formats.limits, ``--max-json-depth``):
 #: far above any real log, far below Python's recursion limit.
@@ -47,10 +47,10 @@ def repeated_error(key: str) -> str:
 
 def loads(text: str | bytes):
     """``json.loads``, each object with a key repeated with two values a :class:`Repeated`."""
-    return json.loads(text, object_pairs_hook=_pairs)
+    return json.loads(text, object_pairs_hook=_pairs, parse_constant=fast_json.note_constant)
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=fast_json.note_constant)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(r"[\[\]{}]")
 _SPACE = re.compile(r"\s*")

@@ -316,6 +316,7 @@ def _typed_rows(store: Db, path: Path, reader: Reader,
     the caller and its transaction has not begun, so nothing of it stays, and the next file
     goes on."""
     place = _Place()
+    chunks = None
     try:
         chunks = _chunks(store, path, reader, steps, place)
         store.run("create_parsed")
@@ -330,6 +331,9 @@ def _typed_rows(store: Db, path: Path, reader: Reader,
         _log.info("%s: the %s reader failed%s", path, reader.NAME, place, exc_info=True)
         raise LogFileError(path, f"the {reader.NAME} reader failed{place}: "
                                  f"{type(exc).__name__}: {str(exc)[:300]}") from exc
+    finally:
+        if chunks is not None:
+            chunks.close()   # now, not when the traceback goes: worker processes end
     _explain_json_errors(store)
     return {"typed": "SELECT * FROM parsed"}, True, False
 

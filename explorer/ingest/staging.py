@@ -14,11 +14,11 @@ from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 
-from explorer.formats import agentscope
+from explorer.formats import agentscope, fast_json
 from explorer.formats.reader import Lines
 from explorer.formats.record import Record
 from explorer.formats.typed import clean
-from explorer.ingest.scan import Chunk, lines_chunk, register_lines
+from explorer.ingest.scan import Chunk, lines_chunk, register_lines, utf8_array
 from explorer.jobs import ProgressHook
 from explorer.store.db import Db
 
@@ -42,15 +42,19 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
     map_skips: list[str | None] = []
     first_row = 0
     done = 0
+    since = fast_json.constants   # a NaN parsed after this: events written the json way
 
-    def add(rec: int, line: int, text: str | None, err: str | None) -> None:
+    def add(rec: int, line: int, text: str | bytes | None, err: str | None) -> None:
         map_rows.append(first_row + len(staged.line))
         map_recs.append(rec)
         map_skips.append(None)
         staged.line.append(line)
         # A lone surrogate (a JSON escape, or an undecodable byte) is no UTF-8: pyarrow
         # could not stage it; it is kept visible as its escape (explorer.formats.typed).
-        staged.text.append(clean(text, json_text=err is None))
+        # orjson's bytes hold none (explorer.formats.fast_json).
+        if type(text) is not bytes and text is not None:
+            text = clean(text, json_text=err is None).encode("utf-8")
+        staged.text.append(text)
         staged.err.append(clean(err))
 
     def flush() -> Chunk | None:
@@ -58,7 +62,7 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
         nonlocal first_row
         chunk = None
         if staged.line:
-            register_lines(db, first_row, staged)
+            register_lines(db, first_row, Lines(staged.line, utf8_array(staged.text), staged.err))
             chunk = lines_chunk()
             first_row += len(staged.line)
         _keep_record_rows(db, map_rows, map_recs, map_skips)
@@ -76,7 +80,10 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
             add(rec, record.line, record.text, record.error)
         for event in record.events:
             # AgentScope markers are recognised in any format (LOG-FORMATS.md §1).
-            add(rec, record.line, json.dumps(agentscope.mark(event), ensure_ascii=False, default=str), None)
+            event = agentscope.mark(event)
+            text = fast_json.dumps(event, since)
+            add(rec, record.line, text if text is not None else
+                json.dumps(event, ensure_ascii=False, default=str), None)
         if record.error is None and not record.events:
             map_rows.append(None)
             map_recs.append(rec)
