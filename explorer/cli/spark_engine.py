@@ -47,12 +47,16 @@ def run_spark(args: argparse.Namespace) -> int:
         gates = fail_on(getattr(args, "fail_on", None))
     except ValueError as exc:
         return _error(command, str(exc))
+    import importlib.util
+    if importlib.util.find_spec("pyspark") is None:
+        return _error(command, "--engine spark needs pyspark: pip install 'turnscope[spark]'")
+    from explorer.spark import engine
     try:
-        from explorer.spark import engine
-    except ImportError as exc:
-        return _error(command, f"--engine spark needs pyspark (pip install "
-                               f"'turnscope[spark]'): {exc}")
-    spark = engine.session(args.master)
+        spark = engine.session(args.master)
+    except Exception as exc:   # noqa: BLE001 - no Java, no master: said, not a trace
+        return _error(command, f"could not start Spark (Java 17 is needed: Debian's "
+                               f"openjdk-17-jre-headless): {type(exc).__name__}: "
+                               f"{str(exc).splitlines()[0][:300] if str(exc) else ''}")
     results, job, errors, not_logs = engine.compute(spark, args.paths, job, args.partitions)
     return report(args, results, job, errors, not_logs, gates)
 

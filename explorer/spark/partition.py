@@ -76,9 +76,9 @@ def run(table: pa.Table, job: Job) -> dict:
     their failures, the first rejected lines, and the command's own figures."""
     limits.configure(job.limits)
     index = {normalized(source.uri): i for i, source in enumerate(job.inputs)}
-    paths = table.column(PATH)
-    table = table.drop_columns([PATH]).append_column(FILE, pa.array(
-        [index[normalized(p)] for p in paths.to_pylist()], pa.int64()))
+    paths = pc.dictionary_encode(table.column(PATH)).combine_chunks()   # a few files' URIs
+    known = pa.array([index[normalized(p)] for p in paths.dictionary.to_pylist()], pa.int64())
+    table = table.drop_columns([PATH]).append_column(FILE, known.take(paths.indices))
     store = Store(None)
     try:
         errors = _import(store, table, job)
