@@ -161,8 +161,6 @@ def _error(command: str, message: str) -> int:
     return 2
 
 
-_cell = cell
-
 
 def _print_table(rows: list[dict], budgets: list[int], columns=FIGURES) -> None:
     width = max([8, *(len(r["strategy"]) for r in rows)])
@@ -171,7 +169,7 @@ def _print_table(rows: list[dict], budgets: list[int], columns=FIGURES) -> None:
         print(f"budget {budget}")
         print(" ".join([f"{'strategy':<{width}}", *(f"{h:>{max(len(h), 9)}}" for h in heads)]))
         for r in (r for r in rows if r["budget"] == budget):
-            cells = [f"{_cell(r[f]):>{max(len(h), 9)}}" for f, h in zip(columns, heads)]
+            cells = [f"{cell(r[f]):>{max(len(h), 9)}}" for f, h in zip(columns, heads)]
             print(" ".join([f"{r['strategy']:<{width}}", *cells]))
         print()
 

@@ -4,13 +4,12 @@ on Apache Spark (explorer.spark), printed as the DuckDB engine prints them."""
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 
 from explorer.cli import messages
 from explorer.cli.audit import _print_counts, counts_document, fail_on
-from explorer.cli.compaction import _cell, _print_table, _settings
+from explorer.cli.compaction import _print_table, _settings, _write_rows
 from explorer.compaction.sweep import FIGURES
 from explorer.formats import limits
 from explorer.model import CostSettings, Order
@@ -138,15 +137,8 @@ def _sweep(args, results, job) -> int:
     more = figure_names(job.providers) if job.providers else ()
     rows = totals.sweep_rows(results, job, tuple(more))
     columns = (*FIGURES, *more)
-    if args.json:
-        print(json.dumps(rows))
-    elif args.csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["strategy", "budget", *columns])
-        writer.writerows([[r["strategy"], r["budget"], *(_cell(r[f]) for f in columns)]
-                          for r in rows])
-    else:
-        _print_table(rows, list(job.budgets), columns)
+    _write_rows(args, rows, ("strategy", "budget", *columns),
+                lambda: _print_table(rows, list(job.budgets), columns))
     return 0
 
 
