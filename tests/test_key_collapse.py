@@ -137,8 +137,7 @@ def test_key_collapse_window_jumps_to_the_session_of_a_row(qtbot, window):
     first = dialog.model.user(0)
     assert window.workspace.session_id == first.session_id
     qtbot.waitUntil(lambda: panel.tree.currentIndex().isValid(), timeout=WAIT)
-    shown = window.workspace.data.frame.row(panel.model.frame_row(panel.tree.currentIndex()),
-                                            named=True)
+    shown = window.workspace.data.event(panel.model.frame_row(panel.tree.currentIndex()))
     assert (shown["seq"], shown["user_id"]) == (first.first["seq"], first.user_id)
     last = dialog.model.user(dialog.model.rowCount() - 1)
     assert last.session_id != first.session_id

@@ -134,10 +134,12 @@ class SubagentNav(QWidget):
         per session and tree read, not on every relayout)."""
         model = self.panel.model
         links = self._links()
-        shown = (self.panel.session_id, model.tree, tuple(sorted(links.items())))
-        if shown == self._marked:
+        shown = (self.panel.session_id, tuple(sorted(links.items())))
+        # the same tree read is the same object (a tree's == compares its columns)
+        if self._marked and self._marked[0] == shown \
+                and self._marked[1] is model.tree:
             return
-        self._marked = shown
+        self._marked = (shown, model.tree)
         rows: dict[int, str] = {}
         if links:
             tree = model.tree
