@@ -148,8 +148,7 @@ def test_key_collapse_window_jumps_to_the_session_of_a_row(qtbot, window):
     assert window.workspace.data.session_id == user.session_id
     assert window.sessions.selected_session() == user.session_id
     qtbot.waitUntil(lambda: panel.tree.currentIndex().isValid(), timeout=WAIT)
-    event = window.workspace.data.frame.row(panel.model.frame_row(panel.tree.currentIndex()),
-                                            named=True)
+    event = window.workspace.data.event(panel.model.frame_row(panel.tree.currentIndex()))
     assert event["seq"] == expected[(user.session_id, user.user_id)]["first"]
     assert event["user_id"] == user.user_id
     # a row's cells: the whole key, the turns as runs

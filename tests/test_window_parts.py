@@ -89,7 +89,10 @@ def test_session_loader_delivers_only_the_newest_request(qtbot, store):
     qtbot.waitUntil(lambda: not jobs.is_busy(), timeout=30_000)
     assert [d.session_id for d in got] == [names[2]]
     expected = session_events(store, names[2], Order.TS)
-    assert got[0].frame.equals(expected.select(got[0].frame.columns))
+    # the window's frame is read compact (ids as numbers): the columns both hold are equal
+    shared = [c for c in got[0].frame.columns if c in expected.columns]
+    assert len(shared) > 20
+    assert got[0].frame.select(shared).equals(expected.select(shared))
     assert got[0].log.n == expected.height
 
 
