@@ -77,7 +77,7 @@ def run_audit(args: argparse.Namespace) -> int:
     for exc in errors:
         messages.error("audit", exc)
     if rejected:
-        _warn_rejected(store, rejected)
+        messages.rejected_warning("audit", rejected, store.run("rejected_lines", limit=5))
     if errors or (rejected and args.strict):
         return 2
     return 1 if passed else 0
@@ -225,13 +225,3 @@ def _findings(db: Db, order: Order, cached: bool) -> Iterator[dict]:
     yield from (findings_cache.all_findings(db, findings_cache.ensure(db, order)) if cached
                 else audits.findings(db, order))
     yield from identity.identity(db)[1]
-
-
-def _warn_rejected(db: Db, rejected: int) -> None:
-    shown = db.run("rejected_lines", limit=5)
-    print(f"turnscope audit: warning: {rejected} input line(s) rejected and kept aside:",
-          file=sys.stderr)
-    for path, line, reason in shown:
-        messages.say(f"  {path}:{line}: {reason}")
-    if rejected > len(shown):
-        print(f"  ... and {rejected - len(shown)} more", file=sys.stderr)

@@ -3,8 +3,6 @@ or into the database of ``--db``; every command that reads logs opens them here.
 
 from __future__ import annotations
 
-import sys
-
 from explorer.cli import messages
 from explorer.formats import LogFileError
 from explorer.ingest.imports import import_paths, open_database
@@ -29,8 +27,7 @@ def open_inputs(args, command: str, *, strict: bool = False) -> tuple[Store | No
     for exc in errors:
         messages.error(command, exc)
     if report.rejected:
-        print(f"turnscope {command}: warning: {report.rejected} input line(s) rejected "
-              f"(see turnscope audit)", file=sys.stderr)
+        messages.rejected_warning(command, report.rejected)
     if errors and (strict or (not report.files and not args.db)):
         store.close()
         return None, 2

@@ -20,3 +20,17 @@ def say(line: str) -> None:
 def error(command: str, message: object) -> None:
     """``turnscope COMMAND: error: MESSAGE`` on one line."""
     say(f"turnscope {command}: error: {message}")
+
+
+def rejected_warning(command: str, rejected: int, shown: list[tuple] | None = None) -> None:
+    """The warning that ``rejected`` input lines were rejected; with ``shown`` (the first
+    few as (path, line, reason)) each of those on a line of its own."""
+    if shown is None:
+        say(f"turnscope {command}: warning: {rejected} input line(s) rejected "
+            f"(see turnscope audit)")
+        return
+    say(f"turnscope {command}: warning: {rejected} input line(s) rejected and kept aside:")
+    for path, line, reason in shown:
+        say(f"  {path}:{line}: {reason}")
+    if rejected > len(shown):
+        say(f"  ... and {rejected - len(shown)} more")

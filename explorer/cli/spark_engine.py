@@ -10,12 +10,12 @@ import sys
 from explorer.cli import messages
 from explorer.cli.audit import _print_counts, counts_document, fail_on
 from explorer.cli.compaction import _print_table, _settings, _write_rows
+from explorer.cli.validate import print_verdict
 from explorer.compaction.sweep import FIGURES
 from explorer.formats import limits
 from explorer.model import CostSettings, Order
-from explorer.providers import LABELS, parse_providers
+from explorer.providers import parse_providers
 from explorer.providers.sweep_figures import figure_names
-from explorer.text_escape import visible
 from explorer.tokens.counts import checked
 
 #: What the Spark engine does not do (yet): said, exit status 2.
@@ -85,7 +85,8 @@ def report(args: argparse.Namespace, results: list[dict], job, errors: list, not
     for exc in errors:
         messages.error(command, exc)
     if rejected:
-        _warn_rejected(command, rejected, totals.rejected_lines(results, 5))
+        messages.rejected_warning(command, rejected, totals.rejected_lines(results, 5)
+                                  if command == "audit" else None)
     if errors or (rejected and getattr(args, "strict", False)):
         return 2
     return status
@@ -154,34 +155,9 @@ def _validate(args, results) -> int:
                                       "accepted": not vs, "violations": vs},
                                      ensure_ascii=False) + "\n")
             else:
-                _print_verdict(out, s["session_id"], provider, vs)
+                print_verdict(out, s["session_id"], provider,
+                              [(v["rule"], v["text"], v["events"]) for v in vs])
     return 1 if rejected else 0
-
-
-def _print_verdict(out, name: str, provider: str, vs: list[dict]) -> None:
-    """As explorer.cli.validate prints a verdict, from its violations' dicts."""
-    if not vs:
-        out.write(visible(f"{name}  {provider}: accepted") + "\n")
-        return
-    out.write(visible(f"{name}  {provider}: {LABELS[provider]} would reject this request: "
-                      f"{len(vs)} error(s)") + "\n")
-    for v in vs:
-        events = ", ".join("synthetic" if seq is None else f"{seq}" + (f".{sub}" if sub else "")
-                           for seq, sub in v["events"])
-        out.write(visible(f"  {v['rule']}  {v['text']}  [events {events}]") + "\n")
-
-
-def _warn_rejected(command: str, rejected: int, shown: list[tuple]) -> None:
-    if command != "audit":
-        print(f"turnscope {command}: warning: {rejected} input line(s) rejected "
-              f"(see turnscope audit)", file=sys.stderr)
-        return
-    print(f"turnscope audit: warning: {rejected} input line(s) rejected and kept aside:",
-          file=sys.stderr)
-    for path, line, reason in shown:
-        messages.say(f"  {path}:{line}: {reason}")
-    if rejected > len(shown):
-        print(f"  ... and {rejected - len(shown)} more", file=sys.stderr)
 
 
 def _error(command: str, message: str) -> int:

@@ -71,7 +71,7 @@ def run_validate(args: argparse.Namespace) -> int:
                       + ("" if v.content_index is None else f".content.{v.content_index}")
                       + f": {v.text} [events {_events(v.events)}]" for v in vs]
             if not args.json:
-                _print_text(out, name, provider, vs)
+                print_verdict(out, name, provider, [(v.rule, v.text, v.events) for v in vs])
         cases.append((name, lines))
     if args.junit:
         junit.write(args.junit, "validate", cases)
@@ -83,15 +83,17 @@ def _events(events) -> str:
                      for seq, sub in events)
 
 
-def _print_text(out, name: str, provider: str, vs) -> None:
+def print_verdict(out, name: str, provider: str, vs: list[tuple]) -> None:
+    """A session's verdict for one provider as text: accepted, or each violation
+    (rule, text, events) on a line of its own."""
     label = LABELS[provider]
     if not vs:
         out.write(visible(f"{name}  {provider}: accepted") + "\n")
         return
     out.write(visible(f"{name}  {provider}: {label} would reject this request: "
                       f"{len(vs)} error(s)") + "\n")
-    for v in vs:
-        out.write(visible(f"  {v.rule}  {v.text}  [events {_events(v.events)}]") + "\n")
+    for rule, text, events in vs:
+        out.write(visible(f"  {rule}  {text}  [events {_events(events)}]") + "\n")
 
 
 def messages_error(message: str) -> None:
