@@ -10,6 +10,7 @@ by the command line's own code, and one command runs end to end through ``main``
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -31,7 +32,11 @@ BUDGETS = "400,1600"
 
 @pytest.fixture(scope="module")
 def spark():
+    before = {k: os.environ.get(k) for k in ("PYTHONPATH", "PYSPARK_PYTHON")}
     session = engine.session("local[2]")
+    # the workers' path is set for the session's start only: a PYTHONPATH left holding the
+    # checkout made a later fresh venv's pip take turnscope as already installed
+    assert {k: os.environ.get(k) for k in before} == before
     yield session
     session.stop()
 

@@ -56,11 +56,12 @@ def test_the_wheel_installed_in_a_fresh_venv_runs(wheel, tmp_path):
     the window rendered offscreen."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    # (a PYTHONPATH holding the checkout would have pip take turnscope as installed)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     installed = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)],
-                               capture_output=True, text=True, timeout=1200)
+                               capture_output=True, text=True, timeout=1200, env=env)
     assert installed.returncode == 0, installed.stderr[-3000:]
     command = str(venv / "bin" / "turnscope")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["QT_QPA_PLATFORM"] = "offscreen"
 
     def run(*args):

@@ -25,24 +25,36 @@ def session(master: str | None = None):
     """The SparkSession (``master``: a URL, else ``local[*]`` or what spark-submit set). Its
     Python workers run this interpreter, with this Turnscope first on their path; nothing is
     downloaded (no spark.jars.packages: what ``s3a://`` needs is Spark's own configuration)."""
+    # The JVM and the Python workers it starts take these from the environment when the
+    # session starts; set for that moment only (a PYTHONPATH left set would put this
+    # checkout first in every later child process: a venv's pip took it as installed).
+    saved = {k: os.environ.get(k) for k in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON",
+                                              "PYTHONPATH")}
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     root = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH", "")
     if root not in path.split(os.pathsep):
         os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (root, path) if p)
-    from pyspark.sql import SparkSession
-    builder = (SparkSession.builder.appName("turnscope")
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.executorEnv.PYTHONPATH", os.environ["PYTHONPATH"])
-               .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable))
-    if master:
-        builder = builder.master(master)
-    elif "spark.master" not in os.environ.get("PYSPARK_SUBMIT_ARGS", ""):
-        builder = builder.master("local[*]")
-    spark = builder.getOrCreate()
+    try:
+        from pyspark.sql import SparkSession
+        builder = (SparkSession.builder.appName("turnscope")
+                   .config("spark.ui.enabled", "false")
+                   .config("spark.ui.showConsoleProgress", "false")
+                   .config("spark.sql.session.timeZone", "UTC")
+                   .config("spark.executorEnv.PYTHONPATH", os.environ["PYTHONPATH"])
+                   .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable))
+        if master:
+            builder = builder.master(master)
+        elif "spark.master" not in os.environ.get("PYSPARK_SUBMIT_ARGS", ""):
+            builder = builder.master("local[*]")
+        spark = builder.getOrCreate()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
