@@ -25,11 +25,7 @@ _KEPT_KEYS = ("isSidechain", "userType", "cwd", "sessionId", "version", "gitBran
 
 def write(fh: TextIO, plan: Plan, db=None) -> None:
     """Write the repaired copy of the plan's file to ``fh`` (``db`` is not read)."""
-    with open(plan.path, encoding="utf-8", newline="") as src:
-        lines = src.read().split("\n")
-    trailing = lines and lines[-1] == ""
-    if trailing:
-        lines.pop()
+    lines, trailing = plan.source_lines()
     blocks = _changed_blocks(plan)
     added = defaultdict(list)
     for c in plan.changes:

@@ -18,11 +18,7 @@ from explorer.repair.plan import PLACEHOLDER, Plan
 
 def write(fh: TextIO, plan: Plan, db=None) -> None:
     """Write the repaired copy of the plan's rollout to ``fh`` (``db`` is not read)."""
-    with open(plan.path, encoding="utf-8", newline="") as src:
-        lines = src.read().split("\n")
-    trailing = lines and lines[-1] == ""
-    if trailing:
-        lines.pop()
+    lines, trailing = plan.source_lines()
     dropped = {c.line for c in plan.changes if c.action == "drop"}
     texted = {c.line for c in plan.changes if c.action == "text"}
     added: dict[int, list[str]] = {}

@@ -74,6 +74,16 @@ class Plan:
     #: (seq, the smallest sub of that seq): where a record's blocks start (writers' use)
     first_subs: tuple[tuple[int, int], ...] = ()
 
+    def source_lines(self) -> tuple[list[str], bool]:
+        """The source file's lines as written (a ``\r`` kept), for the line-based writers,
+        and whether a line end follows its last line (the copy ends the same way)."""
+        with open(self.path, encoding="utf-8", newline="") as src:
+            lines = src.read().split("\n")
+        trailing = bool(lines) and lines[-1] == ""
+        if trailing:
+            lines.pop()
+        return lines, trailing
+
     def counts(self) -> dict[str, int]:
         """How many events each action concerns (drop, text, add)."""
         out = {"drop": 0, "text": 0, "add": 0}
