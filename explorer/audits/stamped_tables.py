@@ -18,8 +18,10 @@ from explorer.store.db import Db, bounded_memory, run_watched
 from explorer.store.transaction import transaction
 
 #: The memory DuckDB may use while a derived table is built (the benchmark corpus, 16.8M
-#: events, builds in batches of :data:`BATCH_EVENTS` within it).
-BUILD_MEMORY = 512 * 2**20
+#: events, builds in batches of :data:`BATCH_EVENTS` within it). A batch's statement needs
+#: about 750 MB: under a lower limit DuckDB spills its window sort to the temp directory,
+#: which doubled the CPU of the build (45 CPU-s instead of 22 for the benchmark corpus).
+BUILD_MEMORY = 2**30
 #: About how many events one step of a build reads (explorer.audits.findings_cache).
 BATCH_EVENTS = 1_500_000
 #: One build at a time in this process: a second request waits, then finds the table fresh.
