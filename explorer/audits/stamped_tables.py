@@ -11,7 +11,7 @@ table of a big database never costs the memory of several statements over every 
 from __future__ import annotations
 
 import threading
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from explorer.jobs import Cancelled, ProgressHook, StopHook, check
 from explorer.store.db import Db, bounded_memory, run_watched
