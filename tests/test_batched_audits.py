@@ -5,6 +5,7 @@ database already audited reads its tables instead of computing them again."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +28,10 @@ EXTRA = [
     {"session_id": "zz", "seq": 1, "kind": "USER", "event_id": "x", "chars": 5},
 ]
 COPY = [{"session_id": "zz", "seq": 1, "kind": "USER", "event_id": "x", "chars": 5}]
+#: A real Claude Code session whose Task started a sub-agent, and that sub-agent's own file.
+CLAUDE = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "claude-code"
+PARENT = CLAUDE / "marot-spotter__ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"
+CHILD = CLAUDE / "marot-spotter__agent-aac57f5.jsonl"
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +68,21 @@ def test_batches_give_the_figures_of_one_statement(store, monkeypatch, order):
     found = findings_cache.table_name(order)
     assert list(findings_cache.all_findings(store, found)) == list(audits.findings(store, order))
     assert audits.corpus_counts(store, order)["shared_keys"] >= 1
+
+
+def test_a_child_in_another_batch_is_present(monkeypatch):
+    """missing_child looks for the child session in the whole database, not in the batch
+    being built: with one session per batch, the parent's batch does not hold its child."""
+    s = Store()
+    load(s, PARENT, CHILD)
+    monkeypatch.setattr(stamped_tables, "BATCH_EVENTS", 1)
+    monkeypatch.setattr(findings_cache, "BATCH_EVENTS", 1)
+    sessions = [row[0] for row in s.con.sql("SELECT DISTINCT session_id FROM events").fetchall()]
+    assert len(s.run("session_batches", size=1)) == len(sessions) == 2
+    table = audit_cache.ensure(s.cursor(), Order.SEQ)
+    want = audits.corpus_counts(s, Order.SEQ)
+    assert audit_cache.totals(s, table) == want and want["missing_child"] == 0
+    s.close()
 
 
 def test_other_ratios_reuse_the_findings(store, monkeypatch):

@@ -20,7 +20,7 @@ from explorer.store.transaction import transaction
 #: The memory DuckDB may use while a derived table is built (the benchmark corpus, 16.8M
 #: events, builds in batches of :data:`BATCH_EVENTS` within it). A batch's statement needs
 #: about 750 MB: under a lower limit DuckDB spills its window sort to the temp directory,
-#: which doubled the CPU of the build (45 CPU-s instead of 22 for the benchmark corpus).
+#: which took the benchmark corpus's first open to about 30 CPU-s instead of 23.
 BUILD_MEMORY = 2**30
 #: About how many events one step of a build reads (explorer.audits.findings_cache).
 BATCH_EVENTS = 1_500_000
