@@ -11,6 +11,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from explorer.model import Order
+from explorer.process_memory import return_freed_blocks
 from explorer.store import durability
 from explorer.store.db import Store, StoreError
 from explorer.text_escape import visible
@@ -27,6 +28,7 @@ def application() -> QApplication:
     """The running QApplication, created (named "Turnscope") if there is none yet."""
     app = QApplication.instance()
     if app is None:
+        return_freed_blocks()   # a session's big arrays leave no heap behind when freed
         use_utf8_locale()
         install_message_filter()
         app = QApplication(sys.argv[:1])
