@@ -284,21 +284,43 @@ def _body(c):
     return cached
 
 
+def _last_system(c) -> np.ndarray:
+    """Per session, the position of its last SYSTEM event (-1: none); once per corpus."""
+    cached = c.__dict__.get("_provider_last_system")
+    if cached is None:
+        at = np.flatnonzero(c.kind == SYSTEM)
+        cached = np.full(len(c.start), -1, dtype=np.int64)
+        np.maximum.at(cached, c.session[at], at)
+        c.__dict__["_provider_last_system"] = cached
+    return cached
+
+
+def ranges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The positions of the stretches ``[lo, hi)`` one after the other (empty when hi <= lo)."""
+    sizes = np.maximum(hi - lo, 0)
+    total = int(sizes.sum())
+    starts = np.zeros(len(sizes), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    picks = np.repeat(lo - starts, sizes)
+    picks += np.arange(total)
+    return picks
+
+
 def _suffix_rows(c, d, only):
-    """The body positions of suffix views (from each cut to its session's end), and which
-    views hold a SYSTEM event: by ranges, without a pass over the whole corpus."""
-    body, systems = _body(c)
+    """The body positions of suffix views (from each cut to its session's end), with their
+    kinds, and which views hold a SYSTEM event: by ranges, without a pass over the whole
+    corpus (SYSTEM and OTHER events, rare, are dropped from the ranges)."""
     cut = np.asarray(d.cut, dtype=np.int64)
     ends = c.ends
     if only is not None:
         cut = np.where(only, cut, ends)
-    system = systems[ends] - systems[np.minimum(cut, ends)] > 0
-    lo, hi = np.searchsorted(body, cut), np.searchsorted(body, ends)
-    sizes = np.maximum(hi - lo, 0)
-    total = int(sizes.sum())
-    starts = np.r_[0, np.cumsum(sizes)[:-1]]
-    picks = np.repeat(lo - starts, sizes) + np.arange(total)
-    return body[picks], system
+    system = _last_system(c) >= cut
+    g = ranges(cut, ends)
+    kind = c.kind[g]
+    body = (kind != SYSTEM) & (kind != OTHER)
+    if not body.all():
+        g, kind = g[body], kind[body]
+    return g, kind, system
 
 
 def from_decision(c, d, only: np.ndarray | None = None) -> Request:
@@ -307,19 +329,20 @@ def from_decision(c, d, only: np.ndarray | None = None) -> Request:
     sessions = len(c.start)
     kind_all = c.kind
     if d.suffix_only:
-        g, system = _suffix_rows(c, d, only)
+        g, kind_g, system = _suffix_rows(c, d, only)
     else:
         mask = d.in_view(c)
         if only is not None:
             mask = mask & only[c.session]
         system = np.bincount(c.session[mask & (kind_all == SYSTEM)], minlength=sessions) > 0
         g = np.flatnonzero(mask & (kind_all != SYSTEM) & (kind_all != OTHER))
+        kind_g = kind_all[g]
     codes, calls_unique, results_unique = _dense(c)
-    parts_key = [g.astype(np.float64)]
+    parts_key = [g]   # made float64 by the concatenation with the synthetic items' keys
     # kinds as the corpus holds them (int8) and sessions as int32: the sweep's requests
     # hold millions of items, and fresh pages of big arrays cost as much as the checks
-    kind, code, row = [kind_all[g].astype(np.int8)], [codes[g]], [g]
-    seg = [c.session[g].astype(np.int32)]
+    kind, code, row = [kind_g.astype(np.int8, copy=False)], [codes[g]], [g]
+    seg = [c.session[g].astype(np.int32, copy=False)]
     synthetic = [np.zeros(len(g), dtype=bool)]
     if d.placeholder_end is not None:
         held = np.flatnonzero(d.placeheld(c) if only is None else d.placeheld(c) & only[c.session])
