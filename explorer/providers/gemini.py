@@ -19,7 +19,7 @@ def check(req: Request) -> Found:
     ms = messages_of(req)
     calls, results = req.calls, req.results
     m = np.arange(ms.count)
-    k = ms.per_message(req.call)
+    k = ms.counts(req.calls_before)
     sizes = np.diff(ms.start)
     nxt, prv = np.minimum(m + 1, max(ms.count - 1, 0)), np.maximum(m - 1, 0)
     next_ok, prev_ok = ms.next_ok(m), ms.prev_ok(m)
@@ -29,7 +29,7 @@ def check(req: Request) -> Found:
     after_call = prev_ok & call_turn[prv]
     order_bad = (ms.role == TOOL_SPEAKER) & ~after_call
     call_bad = call_turn & ~(prev_ok & (ms.role[prv] != ASSISTANT_SPEAKER))
-    number = lambda t: ms.number[t]
+    number = ms.index
     same = lambda t: t
     back = lambda t: np.where(ms.prev_ok(t), t - 1, t)
     ahead = lambda t: np.where(ms.next_ok(t), t + 1, t)

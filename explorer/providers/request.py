@@ -71,6 +71,16 @@ class Request:
         self.ncodes = int(self.code.max(initial=-1)) + 1
 
     @cached_property
+    def calls_before(self) -> np.ndarray:
+        """How many CALLs with an id come before each item (n + 1 values)."""
+        return _before(self.call)
+
+    @cached_property
+    def results_before(self) -> np.ndarray:
+        """How many RESULTs with an id come before each item (n + 1 values)."""
+        return _before(self.result)
+
+    @cached_property
     def calls_unique(self) -> bool:
         """No call id is on two CALLs (the usual log): membership is one indexed array."""
         return _unique(self.code[self.calls], self.ncodes)
@@ -91,6 +101,12 @@ class Request:
             code = int(self.code[p])
             seen.setdefault(self.id_text[code] if self.id_text else str(code), None)
         return tuple(seen)
+
+
+def _before(flags: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(flags) + 1, dtype=np.int64)
+    np.cumsum(flags, out=out[1:])
+    return out
 
 
 def _unique(codes: np.ndarray, ncodes: int) -> bool:
