@@ -32,17 +32,12 @@ def messages_of(req: Request) -> Messages:
     return cached
 
 
-def _leading(req: Request, ms: Messages) -> np.ndarray:
+def _leading(req: Request, ms: Messages, result_msg: np.ndarray) -> np.ndarray:
     """Per RESULT of ``req.results``: it is before the first block of another kind in its
-    message (before its message's first other item)."""
-    others = np.flatnonzero(~req.result)
-    of = ms.of[others]
-    head = np.ones(len(others), dtype=bool)
-    head[1:] = of[1:] != of[:-1]
-    first_other = np.full(ms.count, req.n, dtype=np.int64)
-    first_other[of[head]] = others[head]
-    results = req.results
-    return results < first_other[ms.of[results]]
+    message (every item from its message's start to it is a RESULT; the j-th RESULT has j
+    before it)."""
+    start = ms.start[result_msg]
+    return np.arange(len(result_msg)) - req.results_before[start] == req.results - start
 
 
 def check(req: Request) -> Found:
@@ -51,7 +46,7 @@ def check(req: Request) -> Found:
     call_msg, result_msg = ms.of[calls], ms.of[results]
     parts = []
     # unanswered: CALL ids of message N without a leading result in N+1
-    leading = _leading(req, ms)
+    leading = _leading(req, ms, result_msg)
     has_next = ms.next_ok(call_msg)
     partner = result_of_call(req)
     if partner is not None:

@@ -40,9 +40,7 @@ def check(req: Request) -> Found:
                              lambda m: ms.index(m) + 1, lambda m: m, nxt))
     # exceeds: more toolResult blocks than the previous assistant message's toolUse blocks
     n_calls, n_results = ms.counts(req.calls_before), ms.counts(req.results_before)
-    m = np.arange(ms.count)
-    prev = np.maximum(m - 1, 0)
-    before = np.where(ms.prev_ok(m) & (ms.role[prev] == ASSISTANT_SPEAKER), n_calls[prev], 0)
+    before = ms.from_prev(np.where(ms.role == ASSISTANT_SPEAKER, n_calls, 0), 0)
     items = results[(n_results > before)[result_msg]]
     parts.append(per_message(rule("bedrock.exceeds"), ms, items, ms.of[items],
                              ms.index, prv, lambda m: m))

@@ -78,6 +78,21 @@ class Messages:
         last[:-1] = self.first[1:]
         return last
 
+    def from_next(self, values: np.ndarray, fill) -> np.ndarray:
+        """Per message, ``values`` of the next message in its view (``fill``: none): by a
+        shift, not a gather."""
+        out = np.empty_like(values)
+        out[:-1] = values[1:]
+        out[self.last] = fill
+        return out
+
+    def from_prev(self, values: np.ndarray, fill) -> np.ndarray:
+        """Per message, ``values`` of the previous message in its view (``fill``: none)."""
+        out = np.empty_like(values)
+        out[1:] = values[:-1]
+        out[self.first] = fill
+        return out
+
     def counts(self, before: np.ndarray) -> np.ndarray:
         """How many items of a kind each message holds, given how many come before each
         item (``req.calls_before``, ``req.results_before``: shared by the providers)."""

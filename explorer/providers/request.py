@@ -109,6 +109,11 @@ def _before(flags: np.ndarray) -> np.ndarray:
     return out
 
 
+def _ascending_unique(codes: np.ndarray) -> bool:
+    """No value twice in ascending ``codes``."""
+    return not bool((codes[1:] == codes[:-1]).any())
+
+
 def _unique(codes: np.ndarray, ncodes: int) -> bool:
     return not len(codes) or int(np.bincount(codes, minlength=ncodes).max()) <= 1
 
@@ -271,7 +276,9 @@ def _dense(c) -> tuple[np.ndarray, bool, bool]:
     corpus (then none is in any view of it)."""
     cached = c.__dict__.get("_provider_codes")
     if cached is None:
-        codes = np.full(len(c.kind), -1, dtype=np.int64)
+        # int32 (a corpus holds under 2**31 events): the corpus-long arrays are fresh
+        # pages, and faulting them in was most of this
+        codes = np.full(len(c.kind), -1, dtype=np.int32)
         order = c.call_order
         calls_unique = results_unique = True
         if len(order):
@@ -279,12 +286,14 @@ def _dense(c) -> tuple[np.ndarray, bool, bool]:
             new = np.ones(len(order), dtype=bool)
             new[1:] = (key[1:] != key[:-1]) | (session[1:] != session[:-1])
             del key, session
-            dense = np.cumsum(new, dtype=np.int64)
+            dense = np.cumsum(new, dtype=np.int32)
+            del new
             dense -= 1
             codes[order] = dense
             kind = c.kind[order]
-            calls_unique = _unique(dense[kind == CALL], int(dense[-1]) + 1)
-            results_unique = _unique(dense[kind == RESULT], int(dense[-1]) + 1)
+            # the codes ascend along call_order: one on two CALLs is on two neighbours
+            calls_unique = _ascending_unique(dense[kind == CALL])
+            results_unique = _ascending_unique(dense[kind == RESULT])
         cached = c.__dict__["_provider_codes"] = (codes, calls_unique, results_unique)
     return cached
 
