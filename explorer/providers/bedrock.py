@@ -7,7 +7,16 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.providers.anthropic import messages_of
-from explorer.providers.found import Found, combine, found, member, per_message, repeats
+from explorer.providers.found import (
+    Found,
+    combine,
+    found,
+    matched,
+    member,
+    per_message,
+    repeats,
+    result_of_call,
+)
 from explorer.providers.request import ASSISTANT_SPEAKER, USER_SPEAKER, Request
 from explorer.providers.rules import rule
 
@@ -20,25 +29,27 @@ def check(req: Request) -> Found:
     prv = lambda m: np.where(ms.prev_ok(m), m - 1, m)
     parts = []
     # expected: toolUse ids of message N without a toolResult anywhere in N+1
-    answered = ms.next_ok(call_msg) & member(req, call_msg + 1, calls, result_msg,
-                                                    results, req.results_unique)
+    partner = result_of_call(req)
+    if partner is not None:
+        answered = ms.next_ok(call_msg) & matched(partner, call_msg + 1, result_msg)
+    else:
+        answered = ms.next_ok(call_msg) & member(req, call_msg + 1, calls, result_msg,
+                                                 results, False)
     miss = calls[~answered]
     parts.append(per_message(rule("bedrock.expected"), ms, miss, ms.of[miss],
-                             lambda m: ms.number[m] + 1, lambda m: m, nxt))
+                             lambda m: ms.index(m) + 1, lambda m: m, nxt))
     # exceeds: more toolResult blocks than the previous assistant message's toolUse blocks
-    n_calls, n_results = ms.per_message(req.call), ms.per_message(req.result)
-    m = np.arange(ms.count)
-    prev = np.maximum(m - 1, 0)
-    before = np.where(ms.prev_ok(m) & (ms.role[prev] == ASSISTANT_SPEAKER), n_calls[prev], 0)
+    n_calls, n_results = ms.counts(req.calls_before), ms.counts(req.results_before)
+    before = ms.from_prev(np.where(ms.role == ASSISTANT_SPEAKER, n_calls, 0), 0)
     items = results[(n_results > before)[result_msg]]
     parts.append(per_message(rule("bedrock.exceeds"), ms, items, ms.of[items],
-                             lambda m: ms.number[m], prv, lambda m: m))
+                             ms.index, prv, lambda m: m))
     # duplicate: two toolUse blocks with one id in one message
     dup = calls[repeats(req, call_msg, calls, req.calls_unique)]
     parts.append(per_message(rule("bedrock.duplicate"), ms, dup, ms.of[dup],
-                             lambda m: ms.number[m], lambda m: m, lambda m: m))
+                             ms.index, lambda m: m, lambda m: m))
     # first-user: message 0 is not a user message
     first = np.flatnonzero(ms.first & (ms.role != USER_SPEAKER))
-    parts.append(found(rule("bedrock.first-user"), ms.seg[first], ms.number[first], None,
+    parts.append(found(rule("bedrock.first-user"), ms.seg[first], ms.index(first), None,
                        ms.start[first], ms.start[first + 1]))
     return combine(parts)

@@ -25,12 +25,39 @@ class Messages:
     start: np.ndarray    # per message: its first item; then n
     seg: np.ndarray      # per message: its view
     role: np.ndarray     # per message: the role its items share
-    number: np.ndarray   # per message: N, its index in its view's request
     first: np.ndarray    # per message: it is the first of its view
+    offset: np.ndarray | None = None   # per view: added to N (openai-chat's system message)
 
     @property
     def count(self) -> int:
         return len(self.seg)
+
+    def index(self, m: np.ndarray) -> np.ndarray:
+        """N of messages ``m``: their index in their view's request. Asked of the messages
+        a violation names only: most views break no rule, and numbering every message of
+        the sweep's requests was a fifth of their messages' cost."""
+        m = np.asarray(m, dtype=np.int64)
+        if not len(m):
+            return m
+        n = m - self.view_first_of(m)
+        return n + self.offset[self.seg[m]] if self.offset is not None else n
+
+    def view_first_of(self, m: np.ndarray) -> np.ndarray:
+        """The first message of the view of each of messages ``m``."""
+        return self._view_first[self.seg[m]]
+
+    @cached_property
+    def number(self) -> np.ndarray:
+        """N of every message (:meth:`index`)."""
+        return self.index(np.arange(self.count))
+
+    @cached_property
+    def _view_first(self) -> np.ndarray:
+        """Per view: its first message."""
+        first = np.flatnonzero(self.first)
+        out = np.zeros(int(self.seg[-1]) + 1 if self.count else 0, dtype=np.int64)
+        out[self.seg[first]] = first
+        return out
 
     def block(self, positions: np.ndarray) -> np.ndarray:
         """M of the items at ``positions``: their place in their message."""
@@ -51,9 +78,26 @@ class Messages:
         last[:-1] = self.first[1:]
         return last
 
-    def per_message(self, flags: np.ndarray) -> np.ndarray:
-        """How many flagged items each message holds."""
-        return np.bincount(self.of[flags], minlength=self.count)
+    def from_next(self, values: np.ndarray, fill) -> np.ndarray:
+        """Per message, ``values`` of the next message in its view (``fill``: none): by a
+        shift, not a gather."""
+        out = np.empty_like(values)
+        out[:-1] = values[1:]
+        out[self.last] = fill
+        return out
+
+    def from_prev(self, values: np.ndarray, fill) -> np.ndarray:
+        """Per message, ``values`` of the previous message in its view (``fill``: none)."""
+        out = np.empty_like(values)
+        out[1:] = values[:-1]
+        out[self.first] = fill
+        return out
+
+    def counts(self, before: np.ndarray) -> np.ndarray:
+        """How many items of a kind each message holds, given how many come before each
+        item (``req.calls_before``, ``req.results_before``: shared by the providers)."""
+        at = before[self.start]
+        return at[1:] - at[:-1]
 
 
 def messages(req: Request, boundary: np.ndarray, role: np.ndarray,
@@ -61,23 +105,21 @@ def messages(req: Request, boundary: np.ndarray, role: np.ndarray,
     """Runs starting where ``boundary`` is set or a view starts; ``offset`` per view is
     added to N (openai-chat's system message)."""
     bounds = boundary | req.new_view
-    starts = np.flatnonzero(bounds)
+    count = int(np.count_nonzero(bounds))
+    start = np.empty(count + 1, dtype=np.int64)
+    start[:count] = np.flatnonzero(bounds)
+    start[count] = req.n
+    starts = start[:count]
     of = np.cumsum(bounds, dtype=np.int64)
     of -= 1
     seg = req.seg[starts]
-    count = len(starts)
     if req.views == 1:   # one view: numbered from its first message
         first = np.zeros(count, dtype=bool)
         first[:1] = True
-        number = np.arange(count)
     else:
         first = np.ones(count, dtype=bool)
         first[1:] = seg[1:] != seg[:-1]
-        head = np.maximum.accumulate(np.where(first, np.arange(count), 0)) if count else starts
-        number = np.arange(count) - head
-    if offset is not None:
-        number = number + offset[seg]
-    return Messages(of, np.append(starts, req.n), seg, role[starts], number, first)
+    return Messages(of, start, seg, role[starts], first, offset)
 
 
 def runs(req: Request, role: np.ndarray, every: np.ndarray | None = None) -> Messages:
@@ -108,6 +150,48 @@ def member(req: Request, group: np.ndarray, items: np.ndarray, set_group: np.nda
         where[set_codes] = -1
         return out
     return np.isin(req.key(group, items), req.key(set_group, set_items))
+
+
+def result_of_call(req: Request) -> np.ndarray | None:
+    """When no id is on two RESULTs: per CALL of ``req.calls``, the index in ``req.results``
+    of the RESULT of its id (-1: none); else None. Found once per request for the
+    providers' membership tests of calls among results (kept on ``req``)."""
+    if "_result_of_call" not in req.__dict__:
+        req.__dict__["_result_of_call"] = _partners(req, req.results, req.calls) \
+            if req.results_unique else None
+    return req.__dict__["_result_of_call"]
+
+
+def call_of_result(req: Request) -> np.ndarray | None:
+    """When no id is on two CALLs: per RESULT of ``req.results``, the index in ``req.calls``
+    of the CALL of its id (-1: none); else None (kept on ``req``)."""
+    if "_call_of_result" not in req.__dict__:
+        req.__dict__["_call_of_result"] = _partners(req, req.calls, req.results) \
+            if req.calls_unique else None
+    return req.__dict__["_call_of_result"]
+
+
+def _partners(req: Request, targets: np.ndarray, items: np.ndarray) -> np.ndarray:
+    where = scratch(req)
+    codes = req.code[targets]
+    where[codes] = np.arange(len(targets))
+    out = where[req.code[items]]
+    where[codes] = -1
+    return out
+
+
+def matched(partner: np.ndarray, group: np.ndarray, set_group: np.ndarray,
+            in_set: np.ndarray | None = None) -> np.ndarray:
+    """:func:`member` by partners (:func:`result_of_call`, :func:`call_of_result`): whether
+    each item's partner is in the set (``in_set``, per partner index; all when None) with
+    the item's ``group`` (``set_group``: per partner index)."""
+    has = partner >= 0
+    at = np.where(has, partner, 0)
+    if len(set_group):
+        has &= set_group[at] == group
+    if in_set is not None and len(in_set):
+        has &= in_set[at]
+    return has
 
 
 def scratch(req: Request) -> np.ndarray:

@@ -18,18 +18,15 @@ def messages_of(req: Request) -> Messages:
 def check(req: Request) -> Found:
     ms = messages_of(req)
     calls, results = req.calls, req.results
-    m = np.arange(ms.count)
-    k = ms.per_message(req.call)
-    sizes = np.diff(ms.start)
-    nxt, prv = np.minimum(m + 1, max(ms.count - 1, 0)), np.maximum(m - 1, 0)
-    next_ok, prev_ok = ms.next_ok(m), ms.prev_ok(m)
-    answer = np.where(next_ok & (ms.role[nxt] == TOOL_SPEAKER), sizes[nxt], 0)
-    call_turn = (ms.role == ASSISTANT_SPEAKER) & (k > 0)
+    k = ms.counts(req.calls_before)
+    role = ms.role
+    tool = role == TOOL_SPEAKER
+    answer = ms.from_next(np.where(tool, np.diff(ms.start), 0), 0)
+    call_turn = (role == ASSISTANT_SPEAKER) & (k > 0)
     count_bad = call_turn & (answer != k)
-    after_call = prev_ok & call_turn[prv]
-    order_bad = (ms.role == TOOL_SPEAKER) & ~after_call
-    call_bad = call_turn & ~(prev_ok & (ms.role[prv] != ASSISTANT_SPEAKER))
-    number = lambda t: ms.number[t]
+    order_bad = tool & ~ms.from_prev(call_turn, False)
+    call_bad = call_turn & ~ms.from_prev(role != ASSISTANT_SPEAKER, False)
+    number = ms.index
     same = lambda t: t
     back = lambda t: np.where(ms.prev_ok(t), t - 1, t)
     ahead = lambda t: np.where(ms.next_ok(t), t + 1, t)

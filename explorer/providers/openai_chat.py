@@ -8,11 +8,14 @@ import numpy as np
 from explorer.providers.found import (
     Found,
     Messages,
+    call_of_result,
     combine,
+    matched,
     member,
     messages,
     per_item,
     per_message,
+    result_of_call,
 )
 from explorer.providers.request import TOOL_SPEAKER, Request
 from explorer.providers.rules import rule
@@ -32,8 +35,16 @@ def _heads(ms: Messages) -> np.ndarray:
     """Per message, the last non-tool message at or before it in its view (-1: none)."""
     m = np.arange(ms.count)
     head = np.maximum.accumulate(np.where(ms.role != TOOL_SPEAKER, m, -1)) if ms.count else m
-    view_first = np.maximum.accumulate(np.where(ms.first, m, 0)) if ms.count else m
-    return np.where(head >= view_first, head, -1)
+    return np.where(head >= ms.view_first_of(m), head, -1) if ms.count else m
+
+
+def _run_end(ms: Messages, m: np.ndarray) -> np.ndarray:
+    """Of non-tool messages ``m``: the last message of the run of tool messages after each
+    (``m`` itself when none follows): the message before the next non-tool message or
+    first message of a view."""
+    bounds = np.flatnonzero((ms.role != TOOL_SPEAKER) | ms.first)
+    at = np.searchsorted(bounds, m, side="right")
+    return np.append(bounds, ms.count)[at] - 1
 
 
 def check(req: Request) -> Found:
@@ -41,27 +52,30 @@ def check(req: Request) -> Found:
     calls, results = req.calls, req.results
     call_msg, result_msg = ms.of[calls], ms.of[results]
     head = _heads(ms)
-    n_calls = ms.per_message(req.call)
+    n_calls = ms.counts(req.calls_before)
     result_head = head[result_msg]
     in_run = (result_head >= 0) & (n_calls[np.maximum(result_head, 0)] > 0)
-    # the last message of each call message's run of tool messages
-    m = np.arange(ms.count)
-    run_end = np.full(ms.count, -1, dtype=np.int64)
-    np.maximum.at(run_end, np.maximum(head, 0), np.where(head >= 0, m, -1))
     parts = []
-    answered = member(req, call_msg, calls, result_head[in_run], results[in_run],
-                      req.results_unique)
+    partner = result_of_call(req)
+    if partner is not None:
+        answered = matched(partner, call_msg, result_head, in_run)
+    else:
+        answered = member(req, call_msg, calls, result_head[in_run], results[in_run], False)
     miss = calls[~answered]
     parts.append(per_message(rule("openai-chat.unanswered"), ms, miss, ms.of[miss],
-                             lambda m: ms.number[m], lambda m: m, lambda m: run_end[m]))
-    foreign_flag = in_run.copy()
-    foreign_flag[in_run] = ~member(req, result_head[in_run], results[in_run], call_msg,
-                                  calls, req.calls_unique)
+                             ms.index, lambda m: m, lambda m: _run_end(ms, m)))
+    partner = call_of_result(req)
+    if partner is not None:
+        foreign_flag = in_run & ~matched(partner, result_head, call_msg)
+    else:
+        foreign_flag = in_run.copy()
+        foreign_flag[in_run] = ~member(req, result_head[in_run], results[in_run], call_msg,
+                                      calls, False)
     foreign = results[foreign_flag]
     fh = head[ms.of[foreign]]
     parts.append(per_item(rule("openai-chat.foreign-id"), ms, foreign,
-                          ms.number[ms.of[foreign]], fh, ms.of[foreign]))
+                          ms.index(ms.of[foreign]), fh, ms.of[foreign]))
     orphan = results[~in_run]
     om = ms.of[orphan]
-    parts.append(per_item(rule("openai-chat.orphan"), ms, orphan, ms.number[om], om, om))
+    parts.append(per_item(rule("openai-chat.orphan"), ms, orphan, ms.index(om), om, om))
     return combine(parts)

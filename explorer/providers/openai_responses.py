@@ -5,19 +5,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.providers.found import Found, Messages, combine, per_item, scratch
+from explorer.providers.found import (
+    Found,
+    Messages,
+    call_of_result,
+    combine,
+    per_item,
+    result_of_call,
+)
 from explorer.providers.request import Request
 from explorer.providers.rules import rule
 
 
 def messages_of(req: Request) -> Messages:
     """Every item is one input item (numbered from its view's first)."""
-    at = np.arange(req.n)
-    if req.views == 1:
-        number = at
-    else:
-        number = at - np.maximum.accumulate(np.where(req.new_view, at, 0)) if req.n else at
-    return Messages(at, np.arange(req.n + 1), req.seg, req.speaker, number, req.new_view)
+    return Messages(np.arange(req.n), np.arange(req.n + 1), req.seg, req.speaker,
+                    req.new_view)
 
 
 def check(req: Request) -> Found:
@@ -27,23 +30,21 @@ def check(req: Request) -> Found:
     else:
         no_output, no_call = _any_ids(req)
     return combine([
-        per_item(rule("openai-responses.no-output"), ms, no_output, ms.number[no_output],
+        per_item(rule("openai-responses.no-output"), ms, no_output, ms.index(no_output),
                  no_output, no_output),
-        per_item(rule("openai-responses.no-call"), ms, no_call, ms.number[no_call], no_call,
+        per_item(rule("openai-responses.no-call"), ms, no_call, ms.index(no_call), no_call,
                  no_call)])
 
 
 def _unique_ids(req: Request) -> tuple[np.ndarray, np.ndarray]:
     """An id on one CALL and one RESULT at most, its code its view's alone: the output of a
-    call is the one RESULT of its code (the request's scratch array per code, -1 again after)."""
+    call is the one RESULT of its code, and the call of an output the one CALL of its code
+    (the partners the other providers' tests share)."""
     calls, results = req.calls, req.results
-    where = scratch(req)
-    where[req.code[results]] = results
-    output = where[req.code[calls]]
-    where[req.code[results]] = -1
-    where[req.code[calls]] = calls
-    call = where[req.code[results]]
-    where[req.code[calls]] = -1
+    output, call = result_of_call(req), call_of_result(req)
+    output = np.where(output >= 0, results[np.maximum(output, 0)], -1) if len(results) \
+        else output
+    call = np.where(call >= 0, calls[np.maximum(call, 0)], -1) if len(calls) else call
     return calls[output < calls], results[(call < 0) | (call > results)]
 
 

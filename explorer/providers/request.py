@@ -71,6 +71,16 @@ class Request:
         self.ncodes = int(self.code.max(initial=-1)) + 1
 
     @cached_property
+    def calls_before(self) -> np.ndarray:
+        """How many CALLs with an id come before each item (n + 1 values)."""
+        return _before(self.call)
+
+    @cached_property
+    def results_before(self) -> np.ndarray:
+        """How many RESULTs with an id come before each item (n + 1 values)."""
+        return _before(self.result)
+
+    @cached_property
     def calls_unique(self) -> bool:
         """No call id is on two CALLs (the usual log): membership is one indexed array."""
         return _unique(self.code[self.calls], self.ncodes)
@@ -91,6 +101,17 @@ class Request:
             code = int(self.code[p])
             seen.setdefault(self.id_text[code] if self.id_text else str(code), None)
         return tuple(seen)
+
+
+def _before(flags: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(flags) + 1, dtype=np.int64)
+    np.cumsum(flags, out=out[1:])
+    return out
+
+
+def _ascending_unique(codes: np.ndarray) -> bool:
+    """No value twice in ascending ``codes``."""
+    return not bool((codes[1:] == codes[:-1]).any())
 
 
 def _unique(codes: np.ndarray, ncodes: int) -> bool:
@@ -167,7 +188,8 @@ def _columns(log, rows: np.ndarray) -> tuple:
     """The rows of ``rows`` that reach the messages, with their kind, code, seq and sub."""
     body, id_code = _body_of(log)
     rows = rows[body[rows]]
-    return rows, log.kind[rows], id_code[rows], log.seq[rows], log.sub[rows]
+    # kinds as int8 (as the sweep's): every check compares them, an eighth of the bytes
+    return rows, log.kind[rows].astype(np.int8), id_code[rows], log.seq[rows], log.sub[rows]
 
 
 def _body_columns(log) -> tuple:
@@ -195,7 +217,8 @@ def _view_arrays(log, columns: tuple, front, placeholders) -> tuple:
         synthetic = np.insert(synthetic, at, True)
     if front:
         k = len(front)
-        kind = np.concatenate([[_KIND_CODE[f[0]] for f in front], kind]).astype(np.int64)
+        kind = np.concatenate([np.array([_KIND_CODE[f[0]] for f in front], dtype=np.int8),
+                               kind]).astype(np.int8, copy=False)
         code, row, seq, sub = (np.concatenate([np.full(k, -1), a]).astype(np.int64)
                                for a in (code, row, seq, sub))
         synthetic = np.concatenate([np.ones(k, dtype=bool), synthetic])
@@ -255,7 +278,9 @@ def _dense(c) -> tuple[np.ndarray, bool, bool]:
     corpus (then none is in any view of it)."""
     cached = c.__dict__.get("_provider_codes")
     if cached is None:
-        codes = np.full(len(c.kind), -1, dtype=np.int64)
+        # int32 (a corpus holds under 2**31 events): the corpus-long arrays are fresh
+        # pages, and faulting them in was most of this
+        codes = np.full(len(c.kind), -1, dtype=np.int32)
         order = c.call_order
         calls_unique = results_unique = True
         if len(order):
@@ -263,12 +288,14 @@ def _dense(c) -> tuple[np.ndarray, bool, bool]:
             new = np.ones(len(order), dtype=bool)
             new[1:] = (key[1:] != key[:-1]) | (session[1:] != session[:-1])
             del key, session
-            dense = np.cumsum(new, dtype=np.int64)
+            dense = np.cumsum(new, dtype=np.int32)
+            del new
             dense -= 1
             codes[order] = dense
             kind = c.kind[order]
-            calls_unique = _unique(dense[kind == CALL], int(dense[-1]) + 1)
-            results_unique = _unique(dense[kind == RESULT], int(dense[-1]) + 1)
+            # the codes ascend along call_order: one on two CALLs is on two neighbours
+            calls_unique = _ascending_unique(dense[kind == CALL])
+            results_unique = _ascending_unique(dense[kind == RESULT])
         cached = c.__dict__["_provider_codes"] = (codes, calls_unique, results_unique)
     return cached
 
@@ -284,21 +311,43 @@ def _body(c):
     return cached
 
 
+def _last_system(c) -> np.ndarray:
+    """Per session, the position of its last SYSTEM event (-1: none); once per corpus."""
+    cached = c.__dict__.get("_provider_last_system")
+    if cached is None:
+        at = np.flatnonzero(c.kind == SYSTEM)
+        cached = np.full(len(c.start), -1, dtype=np.int64)
+        np.maximum.at(cached, c.session[at], at)
+        c.__dict__["_provider_last_system"] = cached
+    return cached
+
+
+def ranges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The positions of the stretches ``[lo, hi)`` one after the other (empty when hi <= lo)."""
+    sizes = np.maximum(hi - lo, 0)
+    total = int(sizes.sum())
+    starts = np.zeros(len(sizes), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    picks = np.repeat(lo - starts, sizes)
+    picks += np.arange(total)
+    return picks
+
+
 def _suffix_rows(c, d, only):
-    """The body positions of suffix views (from each cut to its session's end), and which
-    views hold a SYSTEM event: by ranges, without a pass over the whole corpus."""
-    body, systems = _body(c)
+    """The body positions of suffix views (from each cut to its session's end), with their
+    kinds, and which views hold a SYSTEM event: by ranges, without a pass over the whole
+    corpus (SYSTEM and OTHER events, rare, are dropped from the ranges)."""
     cut = np.asarray(d.cut, dtype=np.int64)
     ends = c.ends
     if only is not None:
         cut = np.where(only, cut, ends)
-    system = systems[ends] - systems[np.minimum(cut, ends)] > 0
-    lo, hi = np.searchsorted(body, cut), np.searchsorted(body, ends)
-    sizes = np.maximum(hi - lo, 0)
-    total = int(sizes.sum())
-    starts = np.r_[0, np.cumsum(sizes)[:-1]]
-    picks = np.repeat(lo - starts, sizes) + np.arange(total)
-    return body[picks], system
+    system = _last_system(c) >= cut
+    g = ranges(cut, ends)
+    kind = c.kind[g]
+    body = (kind != SYSTEM) & (kind != OTHER)
+    if not body.all():
+        g, kind = g[body], kind[body]
+    return g, kind, system
 
 
 def from_decision(c, d, only: np.ndarray | None = None) -> Request:
@@ -307,19 +356,20 @@ def from_decision(c, d, only: np.ndarray | None = None) -> Request:
     sessions = len(c.start)
     kind_all = c.kind
     if d.suffix_only:
-        g, system = _suffix_rows(c, d, only)
+        g, kind_g, system = _suffix_rows(c, d, only)
     else:
         mask = d.in_view(c)
         if only is not None:
             mask = mask & only[c.session]
         system = np.bincount(c.session[mask & (kind_all == SYSTEM)], minlength=sessions) > 0
         g = np.flatnonzero(mask & (kind_all != SYSTEM) & (kind_all != OTHER))
+        kind_g = kind_all[g]
     codes, calls_unique, results_unique = _dense(c)
-    parts_key = [g.astype(np.float64)]
+    parts_key = [g]   # made float64 by the concatenation with the synthetic items' keys
     # kinds as the corpus holds them (int8) and sessions as int32: the sweep's requests
     # hold millions of items, and fresh pages of big arrays cost as much as the checks
-    kind, code, row = [kind_all[g].astype(np.int8)], [codes[g]], [g]
-    seg = [c.session[g].astype(np.int32)]
+    kind, code, row = [kind_g.astype(np.int8, copy=False)], [codes[g]], [g]
+    seg = [c.session[g].astype(np.int32, copy=False)]
     synthetic = [np.zeros(len(g), dtype=bool)]
     if d.placeholder_end is not None:
         held = np.flatnonzero(d.placeheld(c) if only is None else d.placeheld(c) & only[c.session])

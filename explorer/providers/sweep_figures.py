@@ -44,30 +44,34 @@ def rejected_views(c, d, providers=PROVIDERS) -> dict[str, np.ndarray]:
     if not d.suffix_only:
         req = from_decision(c, d)
         return {p: f.rejected(sessions) for p, f in check(req, providers).items()}
-    memo = c.__dict__.setdefault("_provider_verdicts", {})
+    # per corpus position, as a view's cut: which providers' verdicts are known (bit i for
+    # the i-th of PROVIDERS) and which of those reject (bit 8 + i); one array for the five
+    memo = c.__dict__.get("_provider_verdicts")
+    if memo is None:
+        memo = c.__dict__["_provider_verdicts"] = np.zeros(len(c.kind) + 1, dtype=np.uint16)
     placeholders = d.placeholders(c) if d.placeholder_end is not None else 0
     by_cut = np.asarray(placeholders) == 0
     cut = np.asarray(d.cut, dtype=np.int64)
     # the cut at a session's end is the next session's start: an empty view, accepted
     empty = cut >= c.ends
     by_cut = by_cut & ~empty
+    bits = [PROVIDERS.index(p) for p in providers]
+    known = int(sum(1 << b for b in bits))
+    held = memo[cut]
+    todo = ~(by_cut & (held & known == known)) & ~empty
     out = {}
-    todo = np.zeros(sessions, dtype=bool)
-    for p in providers:
-        known, verdict = memo.setdefault(p, (np.zeros(len(c.kind) + 1, dtype=bool),
-                                             np.zeros(len(c.kind) + 1, dtype=bool)))
-        todo |= ~(by_cut & known[cut])
-    todo &= ~empty
     if todo.any():
         req = from_decision(c, d, todo)
         fresh = {p: f.rejected(sessions) for p, f in check(req, providers).items()}
-    for p in providers:
-        known, verdict = memo[p]
-        result = verdict[cut] & ~empty
+        store = todo & by_cut
+        mark = np.full(int(store.sum()), known, dtype=np.uint16)
+        for p, b in zip(providers, bits):
+            mark |= fresh[p][store].astype(np.uint16) << (8 + b)
+        stored = cut[store]
+        memo[stored] = (memo[stored] & ~np.uint16(known | known << 8)) | mark
+    for p, b in zip(providers, bits):
+        result = (held >> (8 + b) & 1).astype(bool) & ~empty
         if todo.any():
             result[todo] = fresh[p][todo]
-            store = todo & by_cut
-            known[cut[store]] = True
-            verdict[cut[store]] = fresh[p][store]
         out[p] = result
     return out
