@@ -2,9 +2,10 @@
 -- index (explorer.session.corpus_search; the same rows as corpus_text_search.sql). $runs
 -- are the words' runs, each matched against the vocabulary as $modes says ('exact',
 -- 'prefix': a word that begins with it, 'suffix': ends with it, 'contains'); the
--- candidates are the events holding a word of every run; /*VERIFIED*/ keeps them all
--- (the index's answer is the match) or those whose text matches the words as a literal,
--- case-insensitive RE2 pattern, as explorer.search.words decides. Postings of events
+-- candidates are the events holding a term of every run (a word, or a symbol); /*VERIFIED*/
+-- keeps them all (the index's answer is the match) or those whose text matches the words
+-- (as a literal, case-insensitive RE2 $pattern, or contains() $words when they have no
+-- case), as explorer.search.words decides. Postings of events
 -- since forgotten drop out in the join with events.
 WITH wanted AS (
     SELECT i, $runs[i] AS run, $modes[i] AS mode FROM range(1, len($runs) + 1) r(i)
