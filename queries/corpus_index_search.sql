@@ -2,7 +2,8 @@
 -- index (explorer.session.corpus_search; the same rows as corpus_text_search.sql). $runs
 -- are the words' runs, each matched against the vocabulary as $modes says ('exact',
 -- 'prefix': a word that begins with it, 'suffix': ends with it, 'contains'); the
--- candidates are the events holding a term of every run (a word, or a symbol); /*VERIFIED*/
+-- candidates are the events holding a term of every run (a word or a symbol run: a bit
+-- each, at most 63 runs; bit_or is half the CPU of count(DISTINCT)); /*VERIFIED*/
 -- keeps them all (the index's answer is the match) or those whose text matches the words
 -- (as a literal, case-insensitive RE2 $pattern, or contains() $words when they have no
 -- case), as explorer.search.words decides. Postings of events
@@ -21,7 +22,7 @@ WITH wanted AS (
     FROM search_postings p
     JOIN matched m USING (term_id)
     GROUP BY p.eid
-    HAVING count(DISTINCT m.i) = len($runs)
+    HAVING bit_or(1::UBIGINT << (m.i - 1)) = (1::UBIGINT << len($runs)) - 1
 ), verified AS (
     /*VERIFIED*/
 ), sessions AS (

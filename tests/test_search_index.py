@@ -17,7 +17,7 @@ from explorer.ingest.imports import import_paths
 from explorer.jobs import Cancelled
 from explorer.search import index
 from explorer.search.words import CASELESS, COARSE, FOLD, TOKEN, plan
-from explorer.session.corpus_search import bounded_from, search
+from explorer.session.corpus_search import MAX_RUNS, bounded_from, search
 from explorer.store.db import Store
 from explorer.store.save_as import save_as
 from tests.conftest import CORPUS
@@ -110,6 +110,13 @@ def test_the_index_answers_as_the_scan_on_generated_text(tmp_path):
         db = store.cursor()
         words = [*FIXED, *_words_of(db, 12, seed=5)]
         assert _same(db, words) > len(words) // 2
+        # words of more runs than the index is asked for (MAX_RUNS): still matched whole
+        longest = max((t for (t,) in db.con.execute(
+            "SELECT text FROM event_details WHERE text IS NOT NULL").fetchall()),
+            key=lambda t: len(re.findall(r"\w+", t)))
+        cut = longest[:longest.index(" ", len(longest) // 2)]
+        assert len(plan(cut).runs) > MAX_RUNS and search(db, cut)
+        assert _same(db, [cut, cut + "zq", "zq" + cut]) == 1
         db.close()
     finally:
         store.close()

@@ -25,6 +25,9 @@ from explorer.store.db import Db
 LIMIT = 1_000
 #: The snippet of a match: this many characters around it.
 AROUND = 60
+#: The most runs the index is asked for (a bit each in a 64-bit mask): the first ones of
+#: longer words, whose texts are matched all the same.
+MAX_RUNS = 63
 #: The import positions a search the index cannot narrow reads (the last ones): about
 #: 0.5 CPU-s of CJK text on ``generate --sessions 5000 --turns 50 --text``.
 SCAN_TEXTS = 300_000
@@ -96,8 +99,9 @@ def search(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
     else:
         index.ensure(db, progress, should_stop)
         verified = {"verified": _VERIFIED[asked.verify].replace("/*MATCH*/", match["match"])}
-        rows = db.run("corpus_index_search", verified, runs=list(asked.runs),
-                      modes=list(asked.modes), limit=limit, **(value if asked.verify else {}))
+        rows = db.run("corpus_index_search", verified, runs=list(asked.runs[:MAX_RUNS]),
+                      modes=list(asked.modes[:MAX_RUNS]), limit=limit,
+                      **(value if asked.verify else {}))
     return [SessionHit(sid, events, {"seq": seq, "sub": sub, "kind": kind, "call_id": call},
                        snippet(text or "", needle))
             for sid, events, seq, sub, kind, call, text in rows]
