@@ -6,8 +6,9 @@
 -- each, at most 63 runs; bit_or is half the CPU of count(DISTINCT)); /*VERIFIED*/
 -- keeps them all (the index's answer is the match) or those whose text matches the words
 -- (as a literal, case-insensitive RE2 $pattern, or contains() $words when they have no
--- case), as explorer.search.words decides. Postings of events
--- since forgotten drop out in the join with events.
+-- case), as explorer.search.words decides, of the candidates kept: all, or when there are
+-- more than $most, those from import position $first on (the bounded flag says so).
+-- Postings of events since forgotten drop out in the join with events.
 WITH wanted AS (
     SELECT i, $runs[i] AS run, $modes[i] AS mode FROM range(1, len($runs) + 1) r(i)
 ), matched AS (
@@ -23,6 +24,11 @@ WITH wanted AS (
     JOIN matched m USING (term_id)
     GROUP BY p.eid
     HAVING bit_or(1::UBIGINT << (m.i - 1)) = (1::UBIGINT << len($runs)) - 1
+), counted AS (
+    SELECT count(*) AS n FROM candidates
+), kept AS (
+    -- more candidates than $most: only those from import position $first on are kept
+    SELECT c.eid FROM candidates c, counted WHERE counted.n <= $most OR c.eid >= $first
 ), verified AS (
     /*VERIFIED*/
 ), sessions AS (
@@ -32,9 +38,14 @@ WITH wanted AS (
     GROUP BY e.session_id
     ORDER BY events DESC, e.session_id
     LIMIT $limit
+), found AS (
+    SELECT s.session_id, s.events, e.seq, e.sub, e.kind::VARCHAR AS kind, e.call_id, d.text
+    FROM sessions s
+    JOIN events e USING (eid)
+    JOIN event_details d USING (eid)
 )
-SELECT s.session_id, s.events, e.seq, e.sub, e.kind::VARCHAR AS kind, e.call_id, d.text
-FROM sessions s
-JOIN events e USING (eid)
-JOIN event_details d USING (eid)
-ORDER BY s.events DESC, s.session_id
+-- one row at least: whether the candidates were bounded (no session when none is found)
+SELECT f.*, b.bounded
+FROM (SELECT n > $most AS bounded FROM counted) b
+LEFT JOIN found f ON true
+ORDER BY f.events DESC NULLS LAST, f.session_id

@@ -17,7 +17,7 @@ from explorer.ingest.imports import import_paths
 from explorer.jobs import Cancelled
 from explorer.search import index
 from explorer.search.words import CASELESS, COARSE, FOLD, TOKEN, plan
-from explorer.session.corpus_search import MAX_RUNS, bounded_from, search
+from explorer.session.corpus_search import MAX_RUNS, find, search
 from explorer.store.db import Store
 from explorer.store.save_as import save_as
 from tests.conftest import CORPUS
@@ -122,6 +122,15 @@ def test_the_index_answers_as_the_scan_on_generated_text(tmp_path):
         store.close()
 
 
+def _bounded(db, words, first):
+    """The events per session from import position ``first`` on whose text holds ``words``
+    (case folded by Python: the words here have one case only, or none)."""
+    rows = db.con.execute("SELECT e.session_id, d.eid, d.text FROM events e"
+                          " JOIN event_details d USING (eid)").fetchall()
+    return Counter(sid for sid, eid, text in rows
+                   if eid >= first and text and words in text.lower())
+
+
 def test_a_search_the_index_cannot_narrow_reads_the_last_texts_only(tmp_path):
     source = tmp_path / "gen.jsonl"
     generate(source, sessions=12, turns=4, text=True)
@@ -129,18 +138,27 @@ def test_a_search_the_index_cannot_narrow_reads_the_last_texts_only(tmp_path):
     try:
         import_paths(store, [str(source)])
         db = store.cursor()
-        first = bounded_from(db, "的", bound=60)
-        assert first is not None and bounded_from(db, "的", bound=10**9) is None
-        assert bounded_from(db, "the", bound=60) is None      # the index narrows it
-        rows = db.con.execute("SELECT e.session_id, d.eid, d.text FROM events e"
-                              " JOIN event_details d USING (eid)").fetchall()
-        expected = Counter(sid for sid, eid, text in rows
-                           if eid >= first and text and "的" in text)
-        hits = search(db, "的", bound=60)
-        assert expected and {h.session_id: h.events for h in hits} == expected
-        every = search(db, "的", bound=10**9)
-        assert every == search(db, "的", indexed=False)
-        assert sum(h.events for h in every) > sum(expected.values())
+        # CJK alone: the last 60 import positions are read
+        found = find(db, "的", bound=60)
+        assert found.bounded_from is not None
+        expected = _bounded(db, "的", found.bounded_from)
+        assert expected and {h.session_id: h.events for h in found.hits} == expected
+        every = find(db, "的", bound=10**9)
+        assert every.bounded_from is None and every.hits == search(db, "的", indexed=False)
+        assert sum(h.events for h in every.hits) > sum(expected.values())
+        # words the index narrows to more than `most` texts: their last ones are read
+        for words in ("the a", "the", "的。"):
+            found = find(db, words, bound=60, most=5)
+            narrow = plan(words).verify
+            assert (found.bounded_from is not None) == narrow, words
+            if narrow:
+                expected = _bounded(db, words, found.bounded_from)
+                assert {h.session_id: h.events for h in found.hits} == expected, words
+            else:                          # the index's answer is exact: nothing to read
+                assert found.hits == search(db, words, indexed=False)
+            assert find(db, words, bound=60, most=10**9).hits == \
+                search(db, words, indexed=False)
+        assert find(db, "zqxj", bound=60, most=0).bounded_from is None  # no candidates
         db.close()
     finally:
         store.close()

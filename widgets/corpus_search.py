@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.session.corpus_search import LIMIT, SCAN_TEXTS, SessionHit, bounded_from, search
+from explorer.session.corpus_search import LIMIT, SCAN_TEXTS, SessionHit, find
 from explorer.store.db import Store
 from explorer.text_escape import elided, visible
 from widgets.latest_job import LatestJob
@@ -34,8 +34,8 @@ def search_task(store: Store, words: str, progress: Callable[[int, int], None],
     only (words the index cannot narrow), else None."""
     db = store.cursor()
     try:
-        return (search(db, words, progress=progress, should_stop=should_stop),
-                bounded_from(db, words))
+        found = find(db, words, progress=progress, should_stop=should_stop)
+        return found.hits, found.bounded_from
     finally:
         db.close()
 
@@ -62,7 +62,8 @@ class CorpusSearch(QWidget):
                              "holds these words, case folded; the most matching first.\n"
                              "Words and punctuation are looked up in an index of every text's "
                              "words and symbols (built on the first search after an import); "
-                             f"CJK alone reads the last {SCAN_TEXTS:,} texts only")
+                             f"CJK alone, or words in too many texts, read the last "
+                             f"{SCAN_TEXTS:,} texts only")
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.results = QTreeWidget(self)
@@ -125,7 +126,8 @@ class CorpusSearch(QWidget):
         events = sum(h.events for h in hits)
         status = f"{len(hits):,} session(s){more}, {events:,} event(s)" if hits else "not found"
         if bounded is not None:
-            status += f" in the last {SCAN_TEXTS:,} texts (CJK alone: not indexed)"
+            status += (f" in the last {SCAN_TEXTS:,} texts (CJK is not indexed, or the index "
+                       "left too many texts to read)")
         self._show(hits, status)
 
     @Slot(int, int)

@@ -7,8 +7,10 @@ first: built on the first search after an import), ``queries/corpus_index_search
 its words and symbols narrow the events, whose texts are then matched when the index's
 answer is not the match itself. Words of CJK and white space alone give the index nothing
 to ask: they are a *bounded* scan (``queries/corpus_text_search.sql``) of the texts of the
-last :data:`SCAN_TEXTS` import positions (:func:`bounded_from` says where it began; a full
-scan of 1.4 M texts costs 2 CPU-s). ``benchmarks/bench_corpus_search.py`` prints what each
+last :data:`SCAN_TEXTS` import positions (a full scan of 1.4 M texts costs 2 CPU-s); words
+the index narrows to more than :data:`VERIFY_TEXTS` texts to match (common words side by
+side, CJK beside punctuation) have those texts matched among the same last positions only.
+:func:`find` says where a bounded search began. ``benchmarks/bench_corpus_search.py`` prints what each
 costs. Run off the GUI thread (it takes ``progress`` and ``should_stop``, and is
 interrupted through the store by the caller)."""
 
@@ -31,6 +33,18 @@ MAX_RUNS = 63
 #: The import positions a search the index cannot narrow reads (the last ones): about
 #: 0.5 CPU-s of CJK text on ``generate --sessions 5000 --turns 50 --text``.
 SCAN_TEXTS = 300_000
+#: The most texts the index's candidates may have matched before the search is bounded to
+#: the last :data:`SCAN_TEXTS` import positions ('the file' on 5000x50: 287,000, 0.8 CPU-s).
+VERIFY_TEXTS = 300_000
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a search found, and where it began reading when it read only the texts of the
+    last import positions (``bounded_from``; None: it read or asked every text)."""
+
+    hits: list[SessionHit]
+    bounded_from: int | None
 
 
 @dataclass(frozen=True)
@@ -62,46 +76,55 @@ _MATCH = {False: "regexp_matches(d.text, $pattern)", True: "contains(d.text, $wo
 #: The candidates of the index, as they are kept: all of them, or those whose text matches
 #: (the match in HAVING, after the join: in WHERE DuckDB would test every text of the
 #: table, not just the candidates', 2 CPU-s).
-_VERIFIED = {False: "SELECT eid FROM candidates",
-             True: "SELECT c.eid FROM candidates c JOIN event_details d USING (eid)"
+_VERIFIED = {False: "SELECT eid FROM kept",
+             True: "SELECT c.eid FROM kept c JOIN event_details d USING (eid)"
                    " GROUP BY c.eid HAVING bool_or(/*MATCH*/)"}
 
 
-def bounded_from(db: Db, words: str, bound: int = SCAN_TEXTS) -> int | None:
-    """The first import position :func:`search` reads for ``words`` when it reads only the
-    last ``bound`` (words the index cannot narrow, in a database of more), else None."""
-    words = words.strip()
-    if not words or not plan(words).scan:
-        return None
-    first = db.one("corpus_scan_from", bound=bound)
-    return first["first"] if first["bounded"] else None
-
-
 def search(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
-           bound: int = SCAN_TEXTS, progress: ProgressHook | None = None,
+           bound: int = SCAN_TEXTS, most: int = VERIFY_TEXTS,
+           progress: ProgressHook | None = None,
            should_stop: StopHook | None = None) -> list[SessionHit]:
+    """The sessions whose text holds ``words`` (one substring, case folded): :func:`find`'s
+    hits."""
+    return find(db, words, limit, indexed=indexed, bound=bound, most=most,
+                progress=progress, should_stop=should_stop).hits
+
+
+def find(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
+         bound: int = SCAN_TEXTS, most: int = VERIFY_TEXTS,
+         progress: ProgressHook | None = None,
+         should_stop: StopHook | None = None) -> Found:
     """The sessions whose text holds ``words`` (one substring, case folded). ``indexed``
-    False: a scan of every text whatever the words (what the index is tested against);
-    words the index cannot narrow read the texts of the last ``bound`` import positions
-    only (:func:`bounded_from`); ``progress`` and ``should_stop`` see the index being
-    brought in step."""
+    False: a scan of every text whatever the words (what the index is tested against).
+    Words the index cannot narrow read the texts of the last ``bound`` import positions
+    only, and so do words it narrows to more than ``most`` texts to match.
+    ``progress`` and ``should_stop`` see the index being brought in step."""
     words = words.strip()
     needle = words.lower()
     if not needle:
-        return []
+        return Found([], None)
     asked = plan(words)
     caseless = asked.caseless and indexed     # the scan it is tested against: RE2's
     match = {"match": _MATCH[caseless]}
     value = {"words": words} if caseless else {"pattern": literal_pattern(words)}
+    start = db.one("corpus_scan_from", bound=bound)
     if not indexed or asked.scan:
-        first = (bounded_from(db, words, bound) or 0) if indexed else 0
-        rows = db.run("corpus_text_search", match, first=first, limit=limit, **value)
+        first = start["first"] if indexed and start["bounded"] else None
+        rows = db.run("corpus_text_search", match, first=first or 0, limit=limit, **value)
     else:
         index.ensure(db, progress, should_stop)
         verified = {"verified": _VERIFIED[asked.verify].replace("/*MATCH*/", match["match"])}
         rows = db.run("corpus_index_search", verified, runs=list(asked.runs[:MAX_RUNS]),
-                      modes=list(asked.modes[:MAX_RUNS]), limit=limit,
+                      modes=list(asked.modes[:MAX_RUNS]), limit=limit, first=start["first"],
+                      most=most if asked.verify and start["bounded"] else 2**62,
                       **(value if asked.verify else {}))
+        first = start["first"] if rows[0][-1] else None
+        rows = [row[:-1] for row in rows if row[0] is not None]
+    return Found(_hits(rows, needle), first)
+
+
+def _hits(rows: list[tuple], needle: str) -> list[SessionHit]:
     return [SessionHit(sid, events, {"seq": seq, "sub": sub, "kind": kind, "call_id": call},
                        snippet(text or "", needle))
             for sid, events, seq, sub, kind, call, text in rows]
