@@ -7,7 +7,8 @@
 -- keeps them all (the index's answer is the match) or those whose text matches the words
 -- (as a literal, case-insensitive RE2 $pattern, or contains() $words when they have no
 -- case), as explorer.search.words decides, of the candidates kept: all, or when there are
--- more than $most, those from import position $first on (the bounded flag says so).
+-- more than $most, those from import position $first on (the bounded flag says so; so
+-- are the postings read when the words' terms have more than $postings).
 -- Postings of events since forgotten drop out in the join with events.
 WITH wanted AS (
     SELECT i, $runs[i] AS run, $modes[i] AS mode FROM range(1, len($runs) + 1) r(i)
@@ -18,10 +19,14 @@ WITH wanted AS (
                                  WHEN 'prefix' THEN starts_with(t.term, w.run)
                                  WHEN 'suffix' THEN ends_with(t.term, w.run)
                                  ELSE contains(t.term, w.run) END
+), posted AS (
+    SELECT count(*) AS n FROM search_postings p JOIN matched m USING (term_id)
 ), candidates AS (
+    -- more postings than $postings: only those from import position $first on are read
     SELECT p.eid
     FROM search_postings p
-    JOIN matched m USING (term_id)
+    JOIN matched m USING (term_id), posted
+    WHERE posted.n <= $postings OR p.eid >= $first
     GROUP BY p.eid
     HAVING bit_or(1::UBIGINT << (m.i - 1)) = (1::UBIGINT << len($runs)) - 1
 ), counted AS (
@@ -46,6 +51,6 @@ WITH wanted AS (
 )
 -- one row at least: whether the candidates were bounded (no session when none is found)
 SELECT f.*, b.bounded
-FROM (SELECT n > $most AS bounded FROM counted) b
+FROM (SELECT counted.n > $most OR posted.n > $postings AS bounded FROM counted, posted) b
 LEFT JOIN found f ON true
 ORDER BY f.events DESC NULLS LAST, f.session_id

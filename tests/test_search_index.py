@@ -159,6 +159,13 @@ def test_a_search_the_index_cannot_narrow_reads_the_last_texts_only(tmp_path):
             assert find(db, words, bound=60, most=10**9).hits == \
                 search(db, words, indexed=False)
         assert find(db, "zqxj", bound=60, most=0).bounded_from is None  # no candidates
+        # words whose terms have more than `postings` postings: the last ones are read
+        for words in ("e", "the", "e t"):
+            found = find(db, words, bound=60, postings=5)
+            assert found.bounded_from is not None, words
+            expected = _bounded(db, words, found.bounded_from)
+            assert expected and {h.session_id: h.events for h in found.hits} == expected
+            assert find(db, words, bound=60, postings=10**9).bounded_from is None
         db.close()
     finally:
         store.close()

@@ -9,7 +9,8 @@ answer is not the match itself. Words of CJK and white space alone give the inde
 to ask: they are a *bounded* scan (``queries/corpus_text_search.sql``) of the texts of the
 last :data:`SCAN_TEXTS` import positions (a full scan of 1.4 M texts costs 2 CPU-s); words
 the index narrows to more than :data:`VERIFY_TEXTS` texts to match (common words side by
-side, CJK beside punctuation) have those texts matched among the same last positions only.
+side, CJK beside punctuation) have those texts matched among the same last positions only,
+and words whose terms have more than :data:`MOST_POSTINGS` postings are looked up there.
 :func:`find` says where a bounded search began. ``benchmarks/bench_corpus_search.py`` prints what each
 costs. Run off the GUI thread (it takes ``progress`` and ``should_stop``, and is
 interrupted through the store by the caller)."""
@@ -36,6 +37,9 @@ SCAN_TEXTS = 300_000
 #: The most texts the index's candidates may have matched before the search is bounded to
 #: the last :data:`SCAN_TEXTS` import positions ('the file' on 5000x50: 287,000, 0.8 CPU-s).
 VERIFY_TEXTS = 300_000
+#: The most postings the words' terms may have before the search is bounded so (a word's
+#: start or middle of one letter: 'e' has 12.5 M on 5000x50, 0.9 CPU-s; 'the' 211,000).
+MOST_POSTINGS = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -82,23 +86,24 @@ _VERIFIED = {False: "SELECT eid FROM kept",
 
 
 def search(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
-           bound: int = SCAN_TEXTS, most: int = VERIFY_TEXTS,
+           bound: int = SCAN_TEXTS, most: int = VERIFY_TEXTS, postings: int = MOST_POSTINGS,
            progress: ProgressHook | None = None,
            should_stop: StopHook | None = None) -> list[SessionHit]:
     """The sessions whose text holds ``words`` (one substring, case folded): :func:`find`'s
     hits."""
     return find(db, words, limit, indexed=indexed, bound=bound, most=most,
-                progress=progress, should_stop=should_stop).hits
+                postings=postings, progress=progress, should_stop=should_stop).hits
 
 
 def find(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
-         bound: int = SCAN_TEXTS, most: int = VERIFY_TEXTS,
+         bound: int = SCAN_TEXTS, most: int = VERIFY_TEXTS, postings: int = MOST_POSTINGS,
          progress: ProgressHook | None = None,
          should_stop: StopHook | None = None) -> Found:
     """The sessions whose text holds ``words`` (one substring, case folded). ``indexed``
     False: a scan of every text whatever the words (what the index is tested against).
     Words the index cannot narrow read the texts of the last ``bound`` import positions
-    only, and so do words it narrows to more than ``most`` texts to match.
+    only, and so do words it narrows to more than ``most`` texts to match, or whose terms
+    have more than ``postings`` postings.
     ``progress`` and ``should_stop`` see the index being brought in step."""
     words = words.strip()
     needle = words.lower()
@@ -118,6 +123,7 @@ def find(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
         rows = db.run("corpus_index_search", verified, runs=list(asked.runs[:MAX_RUNS]),
                       modes=list(asked.modes[:MAX_RUNS]), limit=limit, first=start["first"],
                       most=most if asked.verify and start["bounded"] else 2**62,
+                      postings=postings if start["bounded"] else 2**62,
                       **(value if asked.verify else {}))
         first = start["first"] if rows[0][-1] else None
         rows = [row[:-1] for row in rows if row[0] is not None]
