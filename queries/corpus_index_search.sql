@@ -5,8 +5,8 @@
 -- candidates are the events holding a term of every run (a word or a symbol run: a bit
 -- each, at most 63 runs; bit_or is half the CPU of count(DISTINCT)); /*VERIFIED*/
 -- keeps them all (the index's answer is the match) or those whose text matches the words
--- (as a literal, case-insensitive RE2 $pattern, or contains() $words when they have no
--- case), as explorer.search.words decides, of the candidates kept: all, or when there are
+-- (as a literal, case-insensitive RE2 pattern, or contains() of the words when they have
+-- no case), as explorer.search.words decides, of the candidates kept: all, or when there are
 -- more than $most, those from import position $first on (the bounded flag says so; so
 -- are the postings read when the words' terms have more than $postings).
 -- Postings of events since forgotten drop out in the join with events.

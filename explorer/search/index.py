@@ -33,6 +33,8 @@ FORMAT = "2"
 FORMAT_KEY = "search_index_format"
 _CREATE = ("search_index_create_terms", "search_index_create_postings",
            "search_index_create_files")
+_DROP = ("search_index_drop_postings", "search_index_drop_terms", "search_index_drop_files",
+         "search_index_forget_version")
 
 
 def _stale(db: Db) -> tuple[list[tuple], list[tuple]]:
@@ -73,7 +75,8 @@ def ensure(db: Db, progress: ProgressHook | None = None,
             return 0
         if not step["same_format"]:
             with transaction(db.con):
-                db.run("search_index_drop")
+                for name in _DROP:
+                    db.run(name)
                 db.run("set_meta", key=FORMAT_KEY, value=FORMAT)
         for name in _CREATE:
             db.run(name)
