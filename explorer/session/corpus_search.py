@@ -31,11 +31,12 @@ AROUND = 60
 #: The most runs the index is asked for (a bit each in a 64-bit mask): the first ones of
 #: longer words, whose texts are matched all the same.
 MAX_RUNS = 63
-#: The import positions a search the index cannot narrow reads (the last ones): about
-#: 0.5 CPU-s of CJK text on ``generate --sessions 5000 --turns 50 --text``.
-SCAN_TEXTS = 300_000
+#: The import positions a search the index cannot narrow reads (the last ones). On
+#: ``generate --sessions 5000 --turns 50 --text`` 300,000 cost 0.4-0.6 CPU-s of CJK text,
+#: and CJK beside punctuation 0.7 (over 1 s wall at a load of 4 on 2 cores): 200,000.
+SCAN_TEXTS = 200_000
 #: The most texts the index's candidates may have matched before the search is bounded to
-#: the last :data:`SCAN_TEXTS` import positions ('the file' on 5000x50: 287,000, 0.8 CPU-s).
+#: the last :data:`SCAN_TEXTS` import positions ('the file' on 5000x50: 287,000, 0.7 CPU-s).
 VERIFY_TEXTS = 300_000
 #: The most postings the words' terms may have before the search is bounded so (a word's
 #: start or middle of one letter: 'e' has 12.5 M on 5000x50, 0.9 CPU-s; 'the' 211,000).
