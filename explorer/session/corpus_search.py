@@ -87,7 +87,7 @@ _VERIFIED = {False: "SELECT eid FROM kept",
 
 
 def search(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
-           bound: int = SCAN_TEXTS, most: int = VERIFY_TEXTS, postings: int = MOST_POSTINGS,
+           bound: int | None = None, most: int | None = None, postings: int | None = None,
            progress: ProgressHook | None = None,
            should_stop: StopHook | None = None) -> list[SessionHit]:
     """The sessions whose text holds ``words`` (one substring, case folded): :func:`find`'s
@@ -97,15 +97,16 @@ def search(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
 
 
 def find(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
-         bound: int = SCAN_TEXTS, most: int = VERIFY_TEXTS, postings: int = MOST_POSTINGS,
+         bound: int | None = None, most: int | None = None, postings: int | None = None,
          progress: ProgressHook | None = None,
          should_stop: StopHook | None = None) -> Found:
     """The sessions whose text holds ``words`` (one substring, case folded). ``indexed``
     False: a scan of every text whatever the words (what the index is tested against).
     Words the index cannot narrow read the texts of the last ``bound`` import positions
     only, and so do words it narrows to more than ``most`` texts to match, or whose terms
-    have more than ``postings`` postings.
-    ``progress`` and ``should_stop`` see the index being brought in step."""
+    have more than ``postings`` postings (None: :data:`SCAN_TEXTS`, :data:`VERIFY_TEXTS`,
+    :data:`MOST_POSTINGS`). ``progress`` and ``should_stop`` see the index being brought in
+    step."""
     words = words.strip()
     needle = words.lower()
     if not needle:
@@ -114,6 +115,9 @@ def find(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
     caseless = asked.caseless and indexed     # the scan it is tested against: RE2's
     match = {"match": _MATCH[caseless]}
     value = {"words": words} if caseless else {"pattern": literal_pattern(words)}
+    bound = SCAN_TEXTS if bound is None else bound
+    most = VERIFY_TEXTS if most is None else most
+    postings = MOST_POSTINGS if postings is None else postings
     start = db.one("corpus_scan_from", bound=bound)
     if not indexed or asked.scan:
         first = start["first"] if indexed and start["bounded"] else None
