@@ -57,7 +57,8 @@ FRAGMENTS = {
                "NULL AS archived, NULL AS synthetic, NULL AS branch, NULL AS message_id"),
     "QUERY": "(SELECT 1 AS pos)",
     "FOLD": FOLD,
-    "VERIFIED": "SELECT eid FROM candidates",
+    "VERIFIED": "SELECT eid FROM kept",
+    "MATCH": "contains(d.text, $words)",
     **{k.upper(): v for k, v in CostSettings(tokenizer="o200k").fragments().items()},
 }
 #: The cache table the statements of each family read (made in demo_store).

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 
 import duckdb
 import pytest
@@ -15,25 +16,28 @@ from explorer.cli.generate import generate
 from explorer.ingest.imports import import_paths
 from explorer.jobs import Cancelled
 from explorer.search import index
-from explorer.search.words import COARSE, FOLD, SCAN, TOKEN, plan
-from explorer.session.corpus_search import search
+from explorer.search.words import CASELESS, COARSE, FOLD, TOKEN, plan
+from explorer.session.corpus_search import MAX_RUNS, find, search
 from explorer.store.db import Store
 from explorer.store.save_as import save_as
 from tests.conftest import CORPUS
 
 #: Searches any corpus is asked: case, RE2's special folds (Kelvin sign, long s, final
 #: sigma, dotted and dotless i), accents composed and not, CJK, control characters,
-#: punctuation alone, an RE2 quote inside the words.
+#: punctuation alone and beside words or CJK, an RE2 quote inside the words, phrases.
 FIXED = ("the", "THE", "The", "otel", "OTEL", "conf", "ile", "error:", "def ", " import",
          '{"', "a b", "i", "I", "İ", "ı", "K", "k", "\u212a", "s", "ſ", "ß", "ẞ", "σ", "ς",
          "Σ", "é", "e\u0301", "日本", "的", "的一", "、", "\x1b[", "\x1b", "\t", "\x07", "...",
          "x", "_", "tool_use", "Tool_Use", "\\E", "a\\Eb", "\\Q", "zqxjvk", "--", "0",
-         "http", "https://", "://", "ьд", "Привет", "über", "中文abc", "abc中")
+         "http", "https://", "://", "ьд", "Привет", "über", "中文abc", "abc中", "->", "()",
+         '":', "));", ". ", "a.b", "、。", "。", "的是", "想发目过", "the file", "check the file",
+         "a to", "x = 1", "-->", "中。", "。中")
 
 
 def _words_of(db, count: int, seed: int) -> list[str]:
     """Searches drawn from the texts themselves: a whole word, its start, its end, its
-    middle, two words with what is between them, in the text's case and changed case."""
+    middle, two words with what is between them, in the text's case and changed case, and
+    a few characters cut anywhere (CJK, punctuation, words' ends)."""
     texts = [t for (t,) in db.con.execute(
         "SELECT text FROM event_details WHERE text IS NOT NULL ORDER BY eid").fetchall()]
     rng = random.Random(seed)
@@ -46,8 +50,10 @@ def _words_of(db, count: int, seed: int) -> list[str]:
         i = rng.randrange(len(words) - 1)
         word, after = words[i].group(), words[i + 1]
         cut = max(1, len(word) // 2)
+        at = rng.randrange(len(text))
         found += [word, word[:cut], word[-cut:], word[1:-1] or word,
-                  text[words[i].start():after.end()], word.upper(), word.swapcase()]
+                  text[words[i].start():after.end()], word.upper(), word.swapcase(),
+                  text[at:at + rng.choice((2, 3, 4, 6))]]
     return [w for w in found if w.strip()]
 
 
@@ -104,7 +110,83 @@ def test_the_index_answers_as_the_scan_on_generated_text(tmp_path):
         db = store.cursor()
         words = [*FIXED, *_words_of(db, 12, seed=5)]
         assert _same(db, words) > len(words) // 2
+        # words of more runs than the index is asked for (MAX_RUNS): still matched whole
+        longest = max((t for (t,) in db.con.execute(
+            "SELECT text FROM event_details WHERE text IS NOT NULL").fetchall()),
+            key=lambda t: len(re.findall(r"\w+", t)))
+        cut = longest[:longest.index(" ", len(longest) // 2)]
+        assert len(plan(cut).runs) > MAX_RUNS and search(db, cut)
+        assert _same(db, [cut, cut + "zq", "zq" + cut]) == 1
         db.close()
+    finally:
+        store.close()
+
+
+def _bounded(db, words, first):
+    """The events per session from import position ``first`` on whose text holds ``words``
+    (case folded by Python: the words here have one case only, or none)."""
+    rows = db.con.execute("SELECT e.session_id, d.eid, d.text FROM events e"
+                          " JOIN event_details d USING (eid)").fetchall()
+    return Counter(sid for sid, eid, text in rows
+                   if eid >= first and text and words in text.lower())
+
+
+def test_a_search_the_index_cannot_narrow_reads_the_last_texts_only(tmp_path):
+    source = tmp_path / "gen.jsonl"
+    generate(source, sessions=12, turns=4, text=True)
+    store = Store()
+    try:
+        import_paths(store, [str(source)])
+        db = store.cursor()
+        # CJK alone: the last 60 import positions are read
+        found = find(db, "的", bound=60)
+        assert found.bounded_from is not None
+        expected = _bounded(db, "的", found.bounded_from)
+        assert expected and {h.session_id: h.events for h in found.hits} == expected
+        every = find(db, "的", bound=10**9)
+        assert every.bounded_from is None and every.hits == search(db, "的", indexed=False)
+        assert sum(h.events for h in every.hits) > sum(expected.values())
+        # words the index narrows to more than `most` texts: their last ones are read
+        for words in ("the a", "the", "的。"):
+            found = find(db, words, bound=60, most=5)
+            narrow = plan(words).verify
+            assert (found.bounded_from is not None) == narrow, words
+            if narrow:
+                expected = _bounded(db, words, found.bounded_from)
+                assert {h.session_id: h.events for h in found.hits} == expected, words
+            else:                          # the index's answer is exact: nothing to read
+                assert found.hits == search(db, words, indexed=False)
+            assert find(db, words, bound=60, most=10**9).hits == \
+                search(db, words, indexed=False)
+        assert find(db, "zqxj", bound=60, most=0).bounded_from is None  # no candidates
+        # words whose terms have more than `postings` postings: the last ones are read
+        for words in ("e", "the", "e t"):
+            found = find(db, words, bound=60, postings=5)
+            assert found.bounded_from is not None, words
+            expected = _bounded(db, words, found.bounded_from)
+            assert expected and {h.session_id: h.events for h in found.hits} == expected
+            assert find(db, words, bound=60, postings=10**9).bounded_from is None
+        db.close()
+    finally:
+        store.close()
+
+
+def test_an_index_of_an_earlier_format_is_made_anew(tmp_path):
+    source = tmp_path / "gen.jsonl"
+    generate(source, sessions=3, turns=3, text=True)
+    store = Store()
+    try:
+        import_paths(store, [str(source)])
+        assert index.ensure(store) > 0 and index.pending(store) == 0
+        # an index of format 1 kept words only: its symbol runs are not there
+        store.con.execute("UPDATE meta SET value = '1' WHERE key = $k", {"k": index.FORMAT_KEY})
+        store.con.execute("DELETE FROM search_postings WHERE term_id IN (SELECT term_id"
+                          " FROM search_terms WHERE NOT regexp_full_match(term, $t))",
+                          {"t": TOKEN})
+        assert index.pending(store) > 0
+        assert search(store, "->") == search(store, "->", indexed=False)
+        assert search(store, "。") == search(store, "。", indexed=False) != []
+        assert index.pending(store) == 0
     finally:
         store.close()
 
@@ -186,10 +268,13 @@ def test_the_plan_of_a_search():
     one = plan("config")
     assert one.runs == ("config",) and one.modes == ("contains",) and not one.verify
     two = plan("foo.bar baz")
-    assert two.runs == ("foo", "bar", "baz") and two.verify
-    assert two.modes == ("suffix", "exact", "prefix")
-    assert plan(".foo.").modes == ("exact",)
-    assert plan("{\"") == SCAN and plan("的一") == SCAN
+    assert two.runs == ("foo", ".", "bar", "baz") and two.verify
+    assert two.modes == ("suffix", "exact", "exact", "prefix")
+    assert plan(".foo.").modes == ("suffix", "exact", "prefix")
+    assert plan("的一").scan and plan("的一").caseless and plan("日 本").scan
+    assert plan('{"').runs == ('{"',) and not plan('{"').verify and plan('{"').caseless
+    assert plan("->").modes == ("contains",) and plan(". ").modes == ("suffix",)
+    assert plan("a.b").runs == ("a", ".", "b") and not plan("a.b").caseless
     assert plan("abc的").modes == ("suffix",)
     assert plan("İstanbul").verify and plan("istanbul").verify is False
 
@@ -217,6 +302,12 @@ def test_the_fold_is_re2s_case_folding_over_every_cased_code_point():
         assert {folded[d] for d in orbit} == {f}, repr(c)        # never finer than RE2
         same = {d for d in every if folded[d] == f}
         assert same == set(orbit) or c in COARSE, repr(c)       # nor coarser, but COARSE
+    # CASELESS characters have no other case to RE2 (the substring test matches them)
+    caseless = [r[0] for r in con.execute(
+        "SELECT text FROM c WHERE regexp_full_match(text, $p)", {"p": CASELESS}).fetchall()]
+    assert len(caseless) > 90_000 and "的" in caseless and "-" in caseless
+    assert not set(caseless) & {c for c, orbit, _f in rows if len(orbit) > 1}
+    assert not set(caseless) & set(every)
     # a word: letters but CJK, digits, marks, _
     assert con.execute(f"SELECT regexp_extract_all({FOLD}, $t) FROM (SELECT $s AS text)",
                        {"t": TOKEN, "s": "Ab_1 c的d e\u0301-x"}).fetchone()[0] == \

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.session.corpus_search import LIMIT, SessionHit, search
+from explorer.session.corpus_search import LIMIT, SCAN_TEXTS, SessionHit, find
 from explorer.store.db import Store
 from explorer.text_escape import elided, visible
 from widgets.latest_job import LatestJob
@@ -29,10 +29,13 @@ from widgets.workers import JobPool, Worker, reason
 
 
 def search_task(store: Store, words: str, progress: Callable[[int, int], None],
-                should_stop: Callable[[], bool]) -> list[SessionHit]:
+                should_stop: Callable[[], bool]) -> tuple[list[SessionHit], int | None]:
+    """The sessions found, and where the search began reading when it read the last texts
+    only (words the index cannot narrow), else None."""
     db = store.cursor()
     try:
-        return search(db, words, progress=progress, should_stop=should_stop)
+        found = find(db, words, progress=progress, should_stop=should_stop)
+        return found.hits, found.bounded_from
     finally:
         db.close()
 
@@ -57,9 +60,10 @@ class CorpusSearch(QWidget):
         self.edit.setClearButtonEnabled(True)
         self.edit.setToolTip("The sessions whose events' text (tool input and output too) "
                              "holds these words, case folded; the most matching first.\n"
-                             "Words with a letter or digit are looked up in an index of every "
-                             "text's words (built on the first search after an import); "
-                             "punctuation or CJK alone reads every text, slower")
+                             "Words and punctuation are looked up in an index of every text's "
+                             "words and symbols (built on the first search after an import); "
+                             f"CJK alone, or words in too many texts, read the last "
+                             f"{SCAN_TEXTS:,} texts only")
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.results = QTreeWidget(self)
@@ -113,14 +117,18 @@ class CorpusSearch(QWidget):
         self.status.setText(status)
 
     @Slot(object)
-    def _on_worker_finished(self, hits: list[SessionHit]) -> None:
+    def _on_worker_finished(self, found: tuple[list[SessionHit], int | None]) -> None:
         if not self._latest.is_current(self.sender()):
             return
         self._latest.done()
+        hits, bounded = found
         more = f" (the first {LIMIT:,})" if len(hits) >= LIMIT else ""
         events = sum(h.events for h in hits)
-        self._show(hits, f"{len(hits):,} session(s){more}, {events:,} event(s)" if hits
-                   else "not found")
+        status = f"{len(hits):,} session(s){more}, {events:,} event(s)" if hits else "not found"
+        if bounded is not None:
+            status += (f" in the last {SCAN_TEXTS:,} texts (CJK is not indexed, or the index "
+                       "left too many texts to read)")
+        self._show(hits, status)
 
     @Slot(int, int)
     def _on_worker_progressed(self, done: int, total: int) -> None:

@@ -6,7 +6,8 @@ vocabulary), ``search_postings`` (word, event) and ``search_files`` (the files c
 they were: digest, import positions, events). A file is indexed in batches of
 :data:`BATCH` import positions, each batch a transaction of its own: a stopped build keeps
 the batches done and goes on from there next time; DuckDB's memory is bounded meanwhile
-(:data:`MEMORY`). One build runs at a time in this process (:data:`BUILDING`).
+(:data:`MEMORY`). One build runs at a time in this process (:data:`BUILDING`). An index
+made to another :data:`FORMAT` (what its terms are) is dropped and made anew.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import threading
 
 from explorer.jobs import ProgressHook, StopHook, check
-from explorer.search.words import FOLD, TOKEN
+from explorer.search.words import FOLD, TERM
 from explorer.store.db import Db, bounded_memory
 from explorer.store.transaction import transaction
 
@@ -26,8 +27,14 @@ MEMORY = 1024 * 2**20
 BUILDING = threading.Lock()
 #: The meta key of the events' version the index was last brought in step at.
 VERSION_KEY = "search_index_version"
+#: What the index's terms are (explorer.search.words.TERM): "2", words and symbol runs.
+FORMAT = "2"
+#: The meta key of the format the index was made to.
+FORMAT_KEY = "search_index_format"
 _CREATE = ("search_index_create_terms", "search_index_create_postings",
            "search_index_create_files")
+_DROP = ("search_index_drop_postings", "search_index_drop_terms", "search_index_drop_files",
+         "search_index_forget_version")
 
 
 def _stale(db: Db) -> tuple[list[tuple], list[tuple]]:
@@ -48,6 +55,9 @@ def _stale(db: Db) -> tuple[list[tuple], list[tuple]]:
 def pending(db: Db) -> int:
     """How many import positions the index does not cover yet, plus the files it must
     forget (0: it is in step)."""
+    if not db.one("search_index_in_step", format=FORMAT)["same_format"]:
+        now = db.run("search_index_files_now")
+        return sum(high - low + 1 for _fid, _sha, low, high, _events in now)
     for name in _CREATE:
         db.run(name)
     gone, todo = _stale(db)
@@ -60,9 +70,14 @@ def ensure(db: Db, progress: ProgressHook | None = None,
     ``progress(done, total)`` counts import positions; a stop keeps the batches done and
     raises :class:`~explorer.jobs.Cancelled`."""
     with BUILDING:
-        step = db.one("search_index_in_step")
+        step = db.one("search_index_in_step", format=FORMAT)
         if step["in_step"]:
             return 0
+        if not step["same_format"]:
+            with transaction(db.con):
+                for name in _DROP:
+                    db.run(name)
+                db.run("set_meta", key=FORMAT_KEY, value=FORMAT)
         for name in _CREATE:
             db.run(name)
         gone, todo = _stale(db)
@@ -95,7 +110,7 @@ def _index_batch(db: Db, file: tuple, first: int, last: int) -> None:
     """Index the import positions ``first..last`` of ``file`` in one transaction."""
     fid, sha, low, high, events = file
     with transaction(db.con):
-        db.run("search_index_batch", {"fold": FOLD}, low=first, high=last, token=TOKEN)
+        db.run("search_index_batch", {"fold": FOLD}, low=first, high=last, term=TERM)
         db.run("search_index_add_terms")
         db.run("search_index_add_postings")
         db.run("search_index_drop_batch")

@@ -1,0 +1,55 @@
+"""The corpus search box (widgets/corpus_search.py, issue 17): it lists what the search found
+and says when the search read only the last texts (CJK alone, or words in too many texts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.cli.generate import generate
+from explorer.ingest.imports import import_paths
+from explorer.session import corpus_search
+from explorer.store.db import Store
+from widgets import corpus_search as box
+from widgets.workers import JobPool
+
+
+@pytest.fixture
+def search_box(qtbot, tmp_path):
+    source = tmp_path / "gen.jsonl"
+    generate(source, sessions=12, turns=4, text=True)   # English-ish and CJK sessions
+    store = Store()
+    import_paths(store, [str(source)])
+    jobs = JobPool()
+    widget = box.CorpusSearch(store, jobs)
+    qtbot.addWidget(widget)
+    yield widget, store
+    jobs.cancel_all()
+    jobs.wait()
+    widget.shutdown()
+    store.close()
+
+
+def _searched(qtbot, widget, words):
+    widget.edit.setText(words)
+    widget.run()
+    qtbot.waitUntil(lambda: widget.status.text() not in ("searching…", "")
+                    and not widget.status.text().startswith("indexing"), timeout=20_000)
+    return widget.status.text()
+
+
+def test_the_box_says_when_it_read_the_last_texts_only(qtbot, search_box, monkeypatch):
+    widget, store = search_box
+    monkeypatch.setattr(corpus_search, "SCAN_TEXTS", 60)
+    monkeypatch.setattr(box, "SCAN_TEXTS", 60)
+    said = _searched(qtbot, widget, "的")
+    assert "in the last 60 texts" in said
+    found = corpus_search.find(store, "的")
+    assert found.bounded_from is not None
+    assert [(h.session_id, h.events) for h in widget.hits()] == \
+        [(h.session_id, h.events) for h in found.hits] != []
+    said = _searched(qtbot, widget, "the")                 # the index answers it whole
+    assert "in the last" not in said and widget.hits() == corpus_search.search(store, "the")
+    monkeypatch.setattr(corpus_search, "SCAN_TEXTS", 10**9)
+    said = _searched(qtbot, widget, "的")
+    assert "in the last" not in said
+    assert widget.hits() == corpus_search.search(store, "的", indexed=False)
