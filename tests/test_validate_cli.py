@@ -91,6 +91,33 @@ def test_validate_agrees_with_the_windows_check(capsys, tmp_path):
     assert suite.get("failures") == "1" and "openai-responses.no-output" in case.find("failure").text
 
 
+def test_validate_agrees_with_the_window_on_every_corpus_session(capsys):
+    """Issue 18's Done-when: every session of ../shared/corpus (the folder, as a user
+    passes it), as logged and as one strategy's view."""
+    store = Store()
+    try:
+        load(store, CORPUS)
+        sessions = {row[0] for row in store.con.execute(
+            "SELECT DISTINCT session_id FROM events").fetchall()}
+        assert len(sessions) > 40
+        for strategy, budget in ((None, None), ("M1", 2000)):
+            extra = ["--strategy", strategy, "--budget", str(budget)] if strategy else []
+            status, out, _ = _run(capsys, "validate", str(CORPUS), "--json", *extra)
+            docs = [json.loads(line) for line in out.splitlines()]
+            assert status == (1 if any(not d["accepted"] for d in docs) else 0)
+            assert sorted((d["session_id"], d["provider"]) for d in docs) == \
+                sorted((s, p) for s in sessions for p in PROVIDERS)
+            logs = {s: load_session(store, s).log for s in sessions}   # as the window loads
+            for d in docs:
+                found = check_session(logs[d["session_id"]], (d["provider"],), strategy,
+                                      budget)[d["provider"]]
+                assert d["violations"] == [v.as_dict() for v in found], (d["session_id"],
+                                                                         d["provider"])
+                assert d["accepted"] == (not found)
+    finally:
+        store.close()
+
+
 def test_audit_fail_on_thresholds(capsys, tmp_path):
     path = str(jsonl(tmp_path / "s.jsonl", ROWS))
     status, _, err = _run(capsys, "audit", path, "--fail-on", "dangling_calls")
