@@ -13,7 +13,7 @@ from explorer.cli.demo import demo_paths
 from explorer.session.data import TREE_COLUMNS, load_session, load_tree
 from explorer.session.turn_tree import TurnTree
 from explorer.store.db import Store
-from tests.helpers import load
+from tests.helpers import jsonl, load
 from widgets.turn_tree_cells import MARK
 from widgets.turn_tree_model import TurnTreeModel
 from widgets.workers import JobPool
@@ -344,3 +344,35 @@ def test_the_tree_read_first_labels_noted_events_as_the_full_load_does(store):
     assert first.tree.note is not None
     assert first.tree.note.to_list() == full.frame["note"].to_list()
     assert "thinking" in first.tree.note.to_list()
+
+
+@pytest.mark.parametrize("tokenizer", [None, "o200k"])
+def test_a_session_stored_out_of_append_order_reads_its_tree_in_it(tmp_path, tokenizer):
+    """The tree's read in seq order takes the rows as stored and sorts them itself
+    (explorer.tokens.session_events.tree_in_seq_order): a log written out of seq order, with
+    seq ties broken by sub and by import position, and a noted USER opening no turn, reads
+    as the window function of session_events.sql numbers it (a sample built from FORMAT.md:
+    no real log is stored this far out of order)."""
+    from explorer.model import CostSettings
+    rows = [{"session_id": "s", "seq": seq, "sub": sub, "kind": kind, "text": text,
+             **({"call_id": cid} if cid else {}), **({"note": note} if note else {})}
+            for seq, sub, kind, text, cid, note in [
+                (9, 0, "ASSISTANT", "done", None, None),
+                (5, 1, "RESULT", "out", "c1", None),
+                (5, 0, "CALL", "ls", "c1", None),
+                (7, 0, "USER", "<system-reminder>", None, "harness"),
+                (1, 0, "USER", "hello", None, None),
+                (8, 0, "USER", "again", None, None),
+                (3, 0, "ASSISTANT", "a", None, None),
+                (3, 0, "ASSISTANT", "b", None, None)]]
+    store = Store()
+    try:
+        load(store, jsonl(tmp_path / "s.jsonl", rows))
+        settings = CostSettings(tokenizer=tokenizer)
+        first = load_tree(store, "s", "seq", settings)
+        full = load_session(store, "s", "seq", settings)
+        assert first.frame.equals(full.frame.select(TREE_COLUMNS))
+        assert first.frame["seq"].to_list() == [1, 3, 3, 5, 5, 7, 8, 9]
+        assert first.frame["turn_no"].to_list() == [1, 1, 1, 1, 1, 1, 2, 2]
+    finally:
+        store.close()

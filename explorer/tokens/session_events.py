@@ -46,10 +46,48 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
         frame = db.frame("session_events", fragments, **params)
     elif known is not None:
         return _with_rest(db, known, events, params)
+    elif tree_only and Order(order) is Order.SEQ:
+        frame = tree_in_seq_order(db, settings, params)
     else:
         name = "session_events_tree" if tree_only else "session_events_narrow"
         frame = db.frame(name, {"events": events}, **params)
     return frame.with_columns(display_pairs(frame), thinking_owners(db, frame, events, params))
+
+
+#: The columns of queries/session_events_tree.sql, in its order.
+_TREE_COLUMNS = ("pos", "turn_no", "eid", "seq", "sub", "kind", "call_id", "tool", "cost", "note")
+
+
+def tree_in_seq_order(db: Db, settings: CostSettings, params: dict) -> pl.DataFrame:
+    """``queries/session_events_tree.sql`` in append order, without its window: the rows
+    read as stored (``queries/session_events_tree_scan.sql``), sorted by seq, sub, eid only
+    when they are not (ORDER_KEYS[Order.SEQ]; eid is unique, so the order is the one the
+    window gives), then numbered: ``pos`` from 1 and ``turn_no`` the turn-opening USER
+    events so far (a USER with a note opens none, FORMAT.md; as session_events.sql counts
+    them)."""
+    frame = db.frame("session_events_tree_scan", settings.fragments(), **params)
+    if frame.height and not _in_seq_order(frame):
+        order = np.lexsort((frame["eid"].to_numpy(), frame["sub"].to_numpy(),
+                            frame["seq"].to_numpy()))
+        frame = frame[order]
+    opens = (frame["kind"] == "USER") & frame["note"].is_null()
+    return frame.with_columns(
+        pos=pl.int_range(1, frame.height + 1, dtype=pl.Int64, eager=True),
+        turn_no=opens.cast(pl.Int64).cum_sum()).select(_TREE_COLUMNS)
+
+
+def _in_seq_order(frame: pl.DataFrame) -> bool:
+    """Whether the rows are sorted by seq, sub, eid (seq and sub are never null)."""
+    seq, sub, eid = (frame[c].to_numpy().astype(np.int64, copy=False)
+                     for c in ("seq", "sub", "eid"))
+    step = np.diff(seq)
+    if (step < 0).any():
+        return False
+    tie = step == 0
+    sub_step = np.diff(sub)[tie]
+    if (sub_step < 0).any():
+        return False
+    return bool((np.diff(eid)[tie][sub_step == 0] > 0).all())
 
 
 def thinking_owners(db: Db, frame: pl.DataFrame, events: str, params: dict) -> pl.Series:
