@@ -42,10 +42,10 @@ def compact_object(data: bytes) -> dict | None:
         return None
     try:
         value = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    if type(value) is dict and orjson.dumps(value) == data:
-        return value
+        if type(value) is dict and orjson.dumps(value) == data:
+            return value
+    except (orjson.JSONDecodeError, TypeError):   # TypeError: nested past orjson's limits
+        pass
     return None
 
 

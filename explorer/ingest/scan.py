@@ -7,16 +7,15 @@ The Arrow table a chunk reads stays registered until the next chunk replaces it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 import duckdb
 import numpy as np
 import pyarrow as pa
 
 import queries
-from explorer.formats import LogFileError
-from explorer.formats import limits
+from explorer.formats import LogFileError, limits
 from explorer.formats.reader import FileScan, Lines, Rows, Scan, TableScan, missing_columns
 from explorer.model import CANONICAL_COLUMNS
 from explorer.store.db import Db
@@ -78,7 +77,34 @@ def register_lines(db: Db, first_row: int, lines: Lines) -> None:
 
 
 def _array(values, kind: pa.DataType) -> pa.Array:
-    return values if isinstance(values, pa.Array) else pa.array(values, kind)
+    if isinstance(values, pa.Array):
+        return values
+    if kind == pa.int64():
+        return int64_array(values)
+    if kind == pa.string():
+        if not any(v is not None for v in values):
+            return pa.nulls(len(values), pa.string())
+        try:
+            return utf8_array([v if v is None or type(v) is bytes else v.encode("utf-8")
+                               for v in values])
+        except UnicodeEncodeError:   # a lone surrogate: pyarrow says so
+            pass
+    return pa.array(values, kind)
+
+
+def int64_array(values) -> pa.Array:
+    """An int64 array of a NumPy array or a list of ints (None: null), made from its buffers:
+    ``pa.array`` imports pandas on its first call (a third of a CPU second an import)."""
+    if not isinstance(values, np.ndarray):
+        valid = np.fromiter((v is not None for v in values), bool, len(values))
+        if not valid.all():
+            data = np.fromiter((0 if v is None else v for v in values), np.int64, len(values))
+            return pa.Array.from_buffers(pa.int64(), len(values), [
+                pa.py_buffer(np.packbits(valid, bitorder="little")), pa.py_buffer(data)],
+                int(len(values) - valid.sum()))
+        values = np.fromiter(values, np.int64, len(values))
+    data = np.ascontiguousarray(values, np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(data), [None, pa.py_buffer(data)])
 
 
 def utf8_array(values: list[bytes | None]) -> pa.Array:

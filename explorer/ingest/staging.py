@@ -18,7 +18,7 @@ from explorer.formats import agentscope, fast_json
 from explorer.formats.reader import Lines
 from explorer.formats.record import Record
 from explorer.formats.typed import clean
-from explorer.ingest.scan import Chunk, lines_chunk, register_lines, utf8_array
+from explorer.ingest.scan import Chunk, int64_array, lines_chunk, register_lines, utf8_array
 from explorer.jobs import ProgressHook
 from explorer.store.db import Db
 
@@ -104,9 +104,9 @@ def _keep_record_rows(db: Db, rows: list, recs: list, skips: list) -> None:
     if not recs:
         return
     db.con.register("stage_records", pa.table({
-        "row_no": pa.array(rows, pa.int64()),
-        "rec": pa.array(recs, pa.int64()),
-        "skipped": pa.array(skips, pa.string()),
+        "row_no": int64_array(rows),
+        "rec": int64_array(recs),
+        "skipped": utf8_array([None if s is None else s.encode("utf-8") for s in skips]),
     }))
     db.run("insert_record_rows")
     db.con.unregister("stage_records")
