@@ -57,8 +57,8 @@ def scanned(db: Db, scans: Iterator[Scan]) -> Iterator[Chunk]:
         elif isinstance(scan, Rows):
             yield rows_chunk(db, scan)
         else:
-            scan = _checked_lines(db, row_no, scan)
-            yield lines_chunk()
+            scan, valid = _checked_lines(db, row_no, scan)
+            yield lines_chunk(valid)
             row_no += len(scan.line)
 
 
@@ -126,25 +126,28 @@ def utf8_array(values: list[bytes | None]) -> pa.Array:
     return out
 
 
-def lines_chunk() -> Chunk:
-    """The chunk of the lines registered last (register_lines), parsed by DuckDB."""
+def lines_chunk(valid: bool = False) -> Chunk:
+    """The chunk of the lines registered last (register_lines), parsed by DuckDB; ``valid``:
+    every line without an error is known to be valid JSON (suspect_lines.sql found none
+    that is not), so it is not checked again."""
     types = {name: "VARCHAR" for name in CANONICAL_COLUMNS}
     return Chunk(f"({queries.load('jsonl_source')})", types, "src_rec",
-                 {"known": list(CANONICAL_COLUMNS)})
+                 {"known": list(CANONICAL_COLUMNS), "valid": valid})
 
 
-def _checked_lines(db: Db, first_row: int, lines: Lines) -> Lines:
-    """Register the block; when DuckDB finds lines suspect, register the salvaged block."""
+def _checked_lines(db: Db, first_row: int, lines: Lines) -> tuple[Lines, bool]:
+    """Register the block; when DuckDB finds lines suspect, register the salvaged block.
+    Also whether every line registered without an error is valid JSON (no suspect found)."""
     register_lines(db, first_row, lines)
     if lines.salvage is None:
-        return lines
+        return lines, False
     depth = limits.current().max_json_depth
     suspect = {row - first_row: valid for row, valid in db.run("suspect_lines", depth=depth)}
     if not suspect:
-        return lines
+        return lines, True
     lines = lines.salvage(suspect)
     register_lines(db, first_row, lines)
-    return lines
+    return lines, False
 
 
 def rows_chunk(db: Db, rows: Rows) -> Chunk:
