@@ -22,6 +22,9 @@ import json
 
 import orjson
 
+#: The deepest nesting orjson writes (one level more raises): a line :func:`compact_object`
+#: gives a value for nests no deeper (tests/test_fast_import.py holds it to this).
+ORJSON_DEPTH = 254
 #: True: every caller takes the json module's path.
 REFERENCE = False
 #: How many NaN / Infinity literals the json module parsed (see :func:`note_constant`).

@@ -257,10 +257,11 @@ def json_lines(path: Path, span: Span | None = None) -> Iterator[tuple[Line, Val
     depth = limits.current().max_json_depth
     for line in lines(path, span, checked=False):
         data = line.data
-        # A line orjson parses and writes back is UTF-8; of its checks (line_error) only
-        # the nesting is left, and that only when it holds more brackets than the limit.
+        # A line orjson parses and writes back is UTF-8 and nests at most ORJSON_DEPTH
+        # levels: of its checks (line_error) none is left unless the limit is lower.
         value = fast_json.compact_object(data) if line.error is None else None
-        if value is None or data.count(b"{") + data.count(b"[") > depth:
+        if value is None or (depth < fast_json.ORJSON_DEPTH
+                             and data.count(b"{") + data.count(b"[") > depth):
             if line.error is None and (error := line_error(data, line.offset, gz)):
                 line = line._replace(error=error)
             if line.error:
