@@ -62,10 +62,13 @@ def scanned(db: Db, scans: Iterator[Scan]) -> Iterator[Chunk]:
             row_no += len(scan.line)
 
 
-def register_lines(db: Db, first_row: int, lines: Lines) -> None:
+def register_lines(db: Db, first_row: int, lines: Lines,
+                   extra: list[bool | None] | None = None) -> None:
     """Register a block of lines (numbered from ``first_row``, unless the block numbers its
     rows itself) as the table stage_lines; its columns are lists, or already arrays (NumPy,
-    Arrow: taken as they are)."""
+    Arrow: taken as they are). ``extra``, per line, when known without reading its JSON:
+    whether the record has keys outside the format, its keys being unique (a Python dict
+    written by orjson); None where DuckDB looks at its keys (jsonl_source.sql)."""
     numbers = (np.arange(first_row, first_row + len(lines.line), dtype=np.int64)
                if lines.row_no is None else lines.row_no)
     db.con.register("stage_lines", pa.table({
@@ -73,7 +76,19 @@ def register_lines(db: Db, first_row: int, lines: Lines) -> None:
         "line": _array(lines.line, pa.int64()),
         "src": _array(lines.text, pa.string()),
         "err": _array(lines.err, pa.string()),
+        "extra": (pa.nulls(len(lines.line), pa.bool_()) if extra is None
+                  else bool_array(extra)),
     }))
+
+
+def bool_array(values: list[bool | None]) -> pa.Array:
+    """A boolean array of a list (None: null), made from its buffers (see int64_array)."""
+    valid = np.fromiter((v is not None for v in values), bool, len(values))
+    data = np.fromiter((bool(v) for v in values), bool, len(values))
+    nulls = int(len(values) - valid.sum())
+    return pa.Array.from_buffers(pa.bool_(), len(values), [
+        pa.py_buffer(np.packbits(valid, bitorder="little")) if nulls else None,
+        pa.py_buffer(np.packbits(data, bitorder="little"))], nulls)
 
 
 def _array(values, kind: pa.DataType) -> pa.Array:
