@@ -109,3 +109,13 @@ def test_hostile_lines_import_the_same(seed, tmp_path, monkeypatch):
     assert found["rejected"]   # the hostile lines reached the reader
 
 
+
+
+def test_orjson_gives_no_value_nested_past_its_depth():
+    """json_lines skips the nesting check of a line compact_object parsed, when the limit
+    is at least ORJSON_DEPTH: a newer orjson writing deeper values would break that."""
+    def nested(levels: int, open_: bytes, close: bytes) -> bytes:
+        return b'{"a":' + open_ * (levels - 1) + b"1" + close * (levels - 1) + b"}"
+    for pair in ((b"[", b"]"), (b'{"a":', b"}")):
+        assert fast_json.compact_object(nested(fast_json.ORJSON_DEPTH, *pair)) is not None
+        assert fast_json.compact_object(nested(fast_json.ORJSON_DEPTH + 1, *pair)) is None

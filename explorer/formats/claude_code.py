@@ -26,6 +26,7 @@ the sub-agent it started (the ``missing_child`` audit reads it).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -181,8 +182,9 @@ def _record(path: Path, line: int, record: dict, found, links: dict) -> Record:
         data = record.get("data")
         what = data.get("type") if isinstance(data, dict) else None
         return Record(line, skipped=f"progress ({reason_word(what) if what else 'unknown'})")
-    base = _base(line, record, path.stem, found)
-    if base["session_id"] != str(record.get("sessionId") or path.stem):
+    stem = _stem(path)
+    base = _base(line, record, stem, found)
+    if base["session_id"] != str(record.get("sessionId") or stem):
         base.update(_parent_link(path, record, base, found, links))
     if kind not in ("user", "assistant", "system"):   # format drift: kept, and said so
         return Record(line, [{**base, "kind": "OTHER", "sub": 0, "raw": record,
@@ -206,6 +208,13 @@ def _record(path: Path, line: int, record: dict, found, links: dict) -> Record:
     for event in events:
         _link_task(event, record, found)
     return Record(line, events)
+
+
+@functools.lru_cache(maxsize=16)
+def _stem(path: Path) -> str:
+    """The file's name without its suffix (a session id when records have none), once per
+    file: Path.stem per record cost 3 % of the import."""
+    return path.stem
 
 
 def _base(line: int, record: dict, fallback: str, found) -> dict:

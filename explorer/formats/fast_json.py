@@ -22,6 +22,9 @@ import json
 
 import orjson
 
+#: The deepest nesting orjson writes (one level more raises): a line :func:`compact_object`
+#: gives a value for nests no deeper (tests/test_fast_import.py holds it to this).
+ORJSON_DEPTH = 254
 #: True: every caller takes the json module's path.
 REFERENCE = False
 #: How many NaN / Infinity literals the json module parsed (see :func:`note_constant`).
@@ -42,10 +45,10 @@ def compact_object(data: bytes) -> dict | None:
         return None
     try:
         value = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    if type(value) is dict and orjson.dumps(value) == data:
-        return value
+        if type(value) is dict and orjson.dumps(value) == data:
+            return value
+    except (orjson.JSONDecodeError, TypeError):   # TypeError: nested past orjson's limits
+        pass
     return None
 
 

@@ -19,9 +19,10 @@ Offsets count bytes of the file, or of the decompressed text for a gzip file (``
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple
+from typing import NamedTuple
 
 from explorer.formats import fast_json, limits
 from explorer.formats.inflate import STOPPED, Cut, expansion_error, gunzip
@@ -166,13 +167,14 @@ def _long(offset: int, line: int, pos: int) -> Block:
 
 
 def lines(path: Path, span: Span | None = None,
-          wanted: Callable[[bytes], bool] | None = None) -> Iterator[Line]:
+          wanted: Callable[[bytes], bool] | None = None, checked: bool = True) -> Iterator[Line]:
     """The non-blank lines of a file (gzip or plain), or of its ``span``, with their numbers
     and offsets (``wanted``: only the lines whose bytes it takes, the others not even
     checked).
 
-    A line that is not UTF-8 or nests too deep comes with its error; a gzip stream cut
-    between lines gives one more, empty line whose error says so."""
+    A line that is not UTF-8 or nests too deep comes with its error (unless not ``checked``:
+    the caller checks it, :func:`json_lines`); a gzip stream cut between lines gives one
+    more, empty line whose error says so."""
     gz = is_gzip(path)
     number = 0
     for block in blocks(path, span=span):
@@ -192,7 +194,8 @@ def lines(path: Path, span: Span | None = None,
             if piece and not piece.isspace():   # (what piece.strip() says, without a copy)
                 body = piece.removesuffix(b"\r")
                 if wanted is None or wanted(body):
-                    yield Line(number, offset, body, line_error(body, offset, gz), tail)
+                    yield Line(number, offset, body,
+                               line_error(body, offset, gz) if checked else None, tail)
             offset += len(piece) + 1
         if block.cut and not block.unterminated:
             yield Line(block.first_line + len(pieces), offset, b"", truncated(block.cut, offset),
@@ -251,12 +254,21 @@ def json_lines(path: Path, span: Span | None = None) -> Iterator[tuple[Line, Val
     a line that cannot be read gives one Value with ``error`` set (and ``text`` the line,
     escaped). Errors name the byte offset; a cut last line is a ``torn_tail``."""
     gz = is_gzip(path)
-    for line in lines(path, span):
-        if line.error:
-            yield line, Value(0, line.text(), None, line.error)
-            continue
-        text = line.data.decode("utf-8")
-        if (value := fast_json.compact_object(line.data)) is not None:
+    depth = limits.current().max_json_depth
+    for line in lines(path, span, checked=False):
+        data = line.data
+        # A line orjson parses and writes back is UTF-8 and nests at most ORJSON_DEPTH
+        # levels: of its checks (line_error) none is left unless the limit is lower.
+        value = fast_json.compact_object(data) if line.error is None else None
+        if value is None or (depth < fast_json.ORJSON_DEPTH
+                             and data.count(b"{") + data.count(b"[") > depth):
+            if line.error is None and (error := line_error(data, line.offset, gz)):
+                line = line._replace(error=error)
+            if line.error:
+                yield line, Value(0, line.text(), None, line.error)
+                continue
+        text = data.decode("utf-8")
+        if value is not None:
             yield line, Value(0, text, value, None)   # what records_of finds, faster
             continue
         for value in records_of(text, line.offset, line.tail, gz):

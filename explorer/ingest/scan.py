@@ -7,16 +7,15 @@ The Arrow table a chunk reads stays registered until the next chunk replaces it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 import duckdb
 import numpy as np
 import pyarrow as pa
 
 import queries
-from explorer.formats import LogFileError
-from explorer.formats import limits
+from explorer.formats import LogFileError, limits
 from explorer.formats.reader import FileScan, Lines, Rows, Scan, TableScan, missing_columns
 from explorer.model import CANONICAL_COLUMNS
 from explorer.store.db import Db
@@ -58,15 +57,18 @@ def scanned(db: Db, scans: Iterator[Scan]) -> Iterator[Chunk]:
         elif isinstance(scan, Rows):
             yield rows_chunk(db, scan)
         else:
-            scan = _checked_lines(db, row_no, scan)
-            yield lines_chunk()
+            scan, valid = _checked_lines(db, row_no, scan)
+            yield lines_chunk(valid)
             row_no += len(scan.line)
 
 
-def register_lines(db: Db, first_row: int, lines: Lines) -> None:
+def register_lines(db: Db, first_row: int, lines: Lines,
+                   extra: list[bool | None] | None = None) -> None:
     """Register a block of lines (numbered from ``first_row``, unless the block numbers its
     rows itself) as the table stage_lines; its columns are lists, or already arrays (NumPy,
-    Arrow: taken as they are)."""
+    Arrow: taken as they are). ``extra``, per line, when known without reading its JSON:
+    whether the record has keys outside the format, its keys being unique (a Python dict
+    written by orjson); None where DuckDB looks at its keys (jsonl_source.sql)."""
     numbers = (np.arange(first_row, first_row + len(lines.line), dtype=np.int64)
                if lines.row_no is None else lines.row_no)
     db.con.register("stage_lines", pa.table({
@@ -74,11 +76,50 @@ def register_lines(db: Db, first_row: int, lines: Lines) -> None:
         "line": _array(lines.line, pa.int64()),
         "src": _array(lines.text, pa.string()),
         "err": _array(lines.err, pa.string()),
+        "extra": (pa.nulls(len(lines.line), pa.bool_()) if extra is None
+                  else bool_array(extra)),
     }))
 
 
+def bool_array(values: list[bool | None]) -> pa.Array:
+    """A boolean array of a list (None: null), made from its buffers (see int64_array)."""
+    valid = np.fromiter((v is not None for v in values), bool, len(values))
+    data = np.fromiter((bool(v) for v in values), bool, len(values))
+    nulls = int(len(values) - valid.sum())
+    return pa.Array.from_buffers(pa.bool_(), len(values), [
+        pa.py_buffer(np.packbits(valid, bitorder="little")) if nulls else None,
+        pa.py_buffer(np.packbits(data, bitorder="little"))], nulls)
+
+
 def _array(values, kind: pa.DataType) -> pa.Array:
-    return values if isinstance(values, pa.Array) else pa.array(values, kind)
+    if isinstance(values, pa.Array):
+        return values
+    if kind == pa.int64():
+        return int64_array(values)
+    if kind == pa.string():
+        if not any(v is not None for v in values):
+            return pa.nulls(len(values), pa.string())
+        try:
+            return utf8_array([v if v is None or type(v) is bytes else v.encode("utf-8")
+                               for v in values])
+        except UnicodeEncodeError:   # a lone surrogate: pyarrow says so
+            pass
+    return pa.array(values, kind)
+
+
+def int64_array(values) -> pa.Array:
+    """An int64 array of a NumPy array or a list of ints (None: null), made from its buffers:
+    ``pa.array`` imports pandas on its first call (a third of a CPU second an import)."""
+    if not isinstance(values, np.ndarray):
+        valid = np.fromiter((v is not None for v in values), bool, len(values))
+        if not valid.all():
+            data = np.fromiter((0 if v is None else v for v in values), np.int64, len(values))
+            return pa.Array.from_buffers(pa.int64(), len(values), [
+                pa.py_buffer(np.packbits(valid, bitorder="little")), pa.py_buffer(data)],
+                int(len(values) - valid.sum()))
+        values = np.fromiter(values, np.int64, len(values))
+    data = np.ascontiguousarray(values, np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(data), [None, pa.py_buffer(data)])
 
 
 def utf8_array(values: list[bytes | None]) -> pa.Array:
@@ -100,25 +141,28 @@ def utf8_array(values: list[bytes | None]) -> pa.Array:
     return out
 
 
-def lines_chunk() -> Chunk:
-    """The chunk of the lines registered last (register_lines), parsed by DuckDB."""
+def lines_chunk(valid: bool = False) -> Chunk:
+    """The chunk of the lines registered last (register_lines), parsed by DuckDB; ``valid``:
+    every line without an error is known to be valid JSON (suspect_lines.sql found none
+    that is not), so it is not checked again."""
     types = {name: "VARCHAR" for name in CANONICAL_COLUMNS}
     return Chunk(f"({queries.load('jsonl_source')})", types, "src_rec",
-                 {"known": list(CANONICAL_COLUMNS)})
+                 {"known": list(CANONICAL_COLUMNS), "valid": valid})
 
 
-def _checked_lines(db: Db, first_row: int, lines: Lines) -> Lines:
-    """Register the block; when DuckDB finds lines suspect, register the salvaged block."""
+def _checked_lines(db: Db, first_row: int, lines: Lines) -> tuple[Lines, bool]:
+    """Register the block; when DuckDB finds lines suspect, register the salvaged block.
+    Also whether every line registered without an error is valid JSON (no suspect found)."""
     register_lines(db, first_row, lines)
     if lines.salvage is None:
-        return lines
+        return lines, False
     depth = limits.current().max_json_depth
     suspect = {row - first_row: valid for row, valid in db.run("suspect_lines", depth=depth)}
     if not suspect:
-        return lines
+        return lines, True
     lines = lines.salvage(suspect)
     register_lines(db, first_row, lines)
-    return lines
+    return lines, False
 
 
 def rows_chunk(db: Db, rows: Rows) -> Chunk:

@@ -18,14 +18,17 @@ from explorer.formats import agentscope, fast_json
 from explorer.formats.reader import Lines
 from explorer.formats.record import Record
 from explorer.formats.typed import clean
-from explorer.ingest.scan import Chunk, lines_chunk, register_lines, utf8_array
+from explorer.ingest.scan import Chunk, int64_array, lines_chunk, register_lines, utf8_array
 from explorer.jobs import ProgressHook
+from explorer.model import CANONICAL_COLUMNS
 from explorer.store.db import Db
 
 __all__ = ["BLOCK", "NO_EVENTS", "Record", "stage"]
 
 #: Events staged per chunk.
 BLOCK = 20_000
+#: The canonical columns: an event with a key outside them has_extra (jsonl_source.sql).
+KNOWN = frozenset(CANONICAL_COLUMNS)
 #: Why a record that is neither rejected nor skipped gave no event (a reader's oversight).
 NO_EVENTS = "no events"
 
@@ -37,15 +40,21 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
     a restated record (:class:`Record`) from -1 down (explorer.ingest.appending)."""
     db.run("create_record_rows")
     staged = Lines([], [], [])
+    extras: list[bool | None] = []   # per staged row: keys outside the format (None: unknown)
     map_rows: list[int | None] = []
     map_recs: list[int] = []
     map_skips: list[str | None] = []
     first_row = 0
     done = 0
     since = fast_json.constants   # a NaN parsed after this: events written the json way
+    # Whether every event of the block was written by orjson: standard JSON, which DuckDB
+    # then need not check (json_valid) before it reads it (explorer.ingest.scan.lines_chunk).
+    valid = True
 
-    def add(rec: int, line: int, text: str | bytes | None, err: str | None) -> None:
+    def add(rec: int, line: int, text: str | bytes | None, err: str | None,
+            extra: bool | None = None) -> None:
         map_rows.append(first_row + len(staged.line))
+        extras.append(extra)
         map_recs.append(rec)
         map_skips.append(None)
         staged.line.append(line)
@@ -59,14 +68,17 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
 
     def flush() -> Chunk | None:
         """Stage the block gathered so far: its chunk (None when it has no rows)."""
-        nonlocal first_row
+        nonlocal first_row, valid
         chunk = None
         if staged.line:
-            register_lines(db, first_row, Lines(staged.line, utf8_array(staged.text), staged.err))
-            chunk = lines_chunk()
+            register_lines(db, first_row, Lines(staged.line, utf8_array(staged.text), staged.err),
+                           extras)
+            chunk = lines_chunk(valid)
             first_row += len(staged.line)
+        valid = True
         _keep_record_rows(db, map_rows, map_recs, map_skips)
-        for column in (staged.line, staged.text, staged.err, map_rows, map_recs, map_skips):
+        for column in (staged.line, staged.text, staged.err, extras, map_rows, map_recs,
+                       map_skips):
             column.clear()
         return chunk
 
@@ -82,8 +94,11 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
             # AgentScope markers are recognised in any format (LOG-FORMATS.md §1).
             event = agentscope.mark(event)
             text = fast_json.dumps(event, since)
-            add(rec, record.line, text if text is not None else
-                json.dumps(event, ensure_ascii=False, default=str), None)
+            if text is not None:   # a dict's keys: unique, and strings (orjson wrote them)
+                add(rec, record.line, text, None, not KNOWN.issuperset(event))
+            else:
+                valid = False
+                add(rec, record.line, json.dumps(event, ensure_ascii=False, default=str), None)
         if record.error is None and not record.events:
             map_rows.append(None)
             map_recs.append(rec)
@@ -104,9 +119,9 @@ def _keep_record_rows(db: Db, rows: list, recs: list, skips: list) -> None:
     if not recs:
         return
     db.con.register("stage_records", pa.table({
-        "row_no": pa.array(rows, pa.int64()),
-        "rec": pa.array(recs, pa.int64()),
-        "skipped": pa.array(skips, pa.string()),
+        "row_no": int64_array(rows),
+        "rec": int64_array(recs),
+        "skipped": utf8_array([None if s is None else s.encode("utf-8") for s in skips]),
     }))
     db.run("insert_record_rows")
     db.con.unregister("stage_records")
