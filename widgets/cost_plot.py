@@ -28,6 +28,7 @@ CURVE_PEN = pg.mkPen("#1f77b4", width=2)
 MAX_TURN_LINES = 4_000
 
 LINE_PEN = pg.mkPen("#d62728", width=2)
+MARKER_PEN, MARKER_BRUSH = pg.mkPen("w"), pg.mkBrush("#d62728")
 LINE_HOVER_PEN = pg.mkPen("#ff7f0e", width=3)
 
 
@@ -104,8 +105,9 @@ class SessionCostPlot(QWidget):
         self.curve.opts["autoDownsampleFactor"] = 2.0   # no setter in pyqtgraph 0.14
         self.curve.setDownsampling(auto=True, method="peak")
         self.curve.setClipToView(True)
+        # The pen and brush made once: given as colour names, each move parsed them again.
         self.marker = pg.PlotDataItem(pen=None, symbol="o", symbolSize=9,
-                                      symbolBrush="#d62728", symbolPen="w")
+                                      symbolBrush=MARKER_BRUSH, symbolPen=MARKER_PEN)
         plot.addItem(self.marker, ignoreBounds=True)
         self.line = pg.InfiniteLine(angle=0, movable=True, pen=LINE_PEN, hoverPen=LINE_HOVER_PEN,
                                     bounds=(value_of(MIN_BUDGET), value_of(MAX_BUDGET)))
