@@ -137,3 +137,21 @@ def test_the_compare_table_has_a_column_for_the_provider(panels):
     assert any(r["rejected_gemini"] for r in rows) and not all(r["rejected_gemini"] for r in rows)
     preview.provider_picker.set_provider(None)
     assert model.columnCount() == before
+
+
+def test_the_hidden_request_tab_is_filled_when_it_shows(panels, qtbot):
+    """A hidden Request tab keeps only the latest view (a slider sweep must not rebuild its
+    table each move); shown, its table holds that view's messages."""
+    preview, request = panels
+    preview.provider_picker.set_provider("anthropic")
+    table = request.table.model()
+    assert table.rowCount() == 0   # hidden: not rebuilt yet
+    preview.set_budget(4000)
+    request.show()
+    qtbot.waitExposed(request)
+    messages = preview.current_provider_view().messages()
+    assert [table.message(i).index for i in range(table.rowCount())] == \
+        [m.index for m in messages] and len(messages) > 0
+    preview.set_budget(400)   # shown: each view shows at once
+    assert table.rowCount() == len(preview.current_provider_view().messages())
+    assert table.failing_rows() == [0]

@@ -28,6 +28,7 @@ CURVE_PEN = pg.mkPen("#1f77b4", width=2)
 MAX_TURN_LINES = 4_000
 
 LINE_PEN = pg.mkPen("#d62728", width=2)
+MARKER_PEN, MARKER_BRUSH = pg.mkPen("w"), pg.mkBrush("#d62728")
 LINE_HOVER_PEN = pg.mkPen("#ff7f0e", width=3)
 
 
@@ -104,8 +105,9 @@ class SessionCostPlot(QWidget):
         self.curve.opts["autoDownsampleFactor"] = 2.0   # no setter in pyqtgraph 0.14
         self.curve.setDownsampling(auto=True, method="peak")
         self.curve.setClipToView(True)
+        # The pen and brush made once: given as colour names, each move parsed them again.
         self.marker = pg.PlotDataItem(pen=None, symbol="o", symbolSize=9,
-                                      symbolBrush="#d62728", symbolPen="w")
+                                      symbolBrush=MARKER_BRUSH, symbolPen=MARKER_PEN)
         plot.addItem(self.marker, ignoreBounds=True)
         self.line = pg.InfiniteLine(angle=0, movable=True, pen=LINE_PEN, hoverPen=LINE_HOVER_PEN,
                                     bounds=(value_of(MIN_BUDGET), value_of(MAX_BUDGET)))
@@ -114,7 +116,10 @@ class SessionCostPlot(QWidget):
         plot.addItem(self.line, ignoreBounds=True)
         # The curve and the boundaries change only with the session: paint them once into a
         # pixmap, so that moving the budget line repaints the line, not 10,000 points.
-        for item in (self.curve.curve, self.turns.curve):
+        # The axes too: with the grid on, an axis item spans the whole view box, so each
+        # move of the line replayed both axes' pictures (ticks, labels, grid lines).
+        for item in (self.curve.curve, self.turns.curve,
+                     *(plot.getAxis(name) for name in ("left", "bottom"))):
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -125,12 +130,14 @@ class SessionCostPlot(QWidget):
         self._curve: CostCurve | None = None
         self._budget = 4_000
         self._emitted: int | None = None
+        self._marked: tuple[int, int | None] | None = None   # where the marker is drawn
         self.line.sigDragged.connect(self._on_line_dragged)
         self.set_session(None)
 
     # -- public API ---------------------------------------------------------------------
     def set_session(self, data: SessionData | None) -> None:
         """Show the curve of ``data`` (its log, in the viewed order); None clears the plot."""
+        self._marked = None
         if data is None:
             self._curve = None
             self.curve.setData([], [])
@@ -173,18 +180,26 @@ class SessionCostPlot(QWidget):
         """The marker where the line meets the curve, and the line in words."""
         curve, budget = self._curve, self._budget
         if curve is None or curve.n == 0:
-            self.marker.setData([], [])
+            self._mark(0, None)
             self.readout.setText(f"Budget {budget:,} tokens")
             return
         kept = curve.events_within(budget)
-        if kept:
-            self.marker.setData([kept], [max(curve.cost_of(kept), 1)])
-        else:
-            self.marker.setData([], [])
+        self._mark(kept, max(curve.cost_of(kept), 1) if kept else None)
         turns = int(np.searchsorted(curve.turn_x, kept, side="right"))
         self.readout.setText(
             f"Budget {budget:,} tokens: the newest {kept:,} of {curve.n:,} events fit "
             f"({curve.cost_of(kept):,} tokens; {turns:,} whole turn(s))")
+
+    def _mark(self, x: int, y: int | None) -> None:
+        """The marker at (x, y) (None: no marker); left alone when it is already there
+        (moves of the slider within one event's cost would rebuild the same point)."""
+        if self._marked == (x, y):
+            return
+        self._marked = (x, y)
+        if y is None:
+            self.marker.setData([], [])
+        else:
+            self.marker.setData([x], [y])
 
     def _turn_segments(self, curve: CostCurve) -> tuple[np.ndarray, np.ndarray]:
         """Vertical segments at the turn boundaries, from 1 token to far above the plot."""

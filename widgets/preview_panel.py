@@ -71,6 +71,7 @@ class PreviewPanel(QWidget):
                  jobs: JobPool | None = None) -> None:
         super().__init__(parent)
         self._data: SessionData | None = None
+        self._titled: SessionData | None = None   # the session whose title is shown
         self._reading = ""   # the session whose tree is shown while the rest is read
         self._overlay: ViewOverlay | None = None
         self.title = QLabel(self)
@@ -245,9 +246,7 @@ class PreviewPanel(QWidget):
         self._show_current_row()
         reason = self.stale_reason()
         data = self._data
-        self.title.setText(reason if data is None else f"{elided(data.session_id)}: "
-                           f"{data.log.n:,} events in {data.turns_text()}")
-        self.title.setToolTip("" if data is None else whole_tip(data.session_id) or "")
+        self._show_title(reason, data)
         self._provider_view = None
         if reason:
             self._overlay = None
@@ -268,6 +267,20 @@ class PreviewPanel(QWidget):
         self.strip.set_verdict(self._provider_view)
         self.overlay_changed.emit(self._overlay)
         self.provider_view_changed.emit(self._provider_view)
+
+    def _show_title(self, reason: str, data: SessionData | None) -> None:
+        """The session and its size (its turn count costs a pass over the events: counted
+        once a session, not once a slider move)."""
+        if data is None:
+            self._titled = None
+            self.title.setText(reason)
+            self.title.setToolTip("")
+            return
+        if self._titled is not data:
+            self._titled = data
+            self.title.setText(f"{elided(data.session_id)}: {data.log.n:,} events in "
+                               f"{data.turns_text()}")
+            self.title.setToolTip(whole_tip(data.session_id) or "")
 
     def current_provider_view(self) -> ProviderView | None:
         return self._provider_view

@@ -96,9 +96,10 @@ class RequestPanel(QWidget):
         self.errors = QPlainTextEdit(self)
         self.errors.setReadOnly(True)
         self.errors.setMaximumHeight(110)
-        self.model = RequestModel(self)
+        self._pending = False   # a view came while the tab was hidden: shown when it shows
+        self._model = RequestModel(self)
         self.table = QTableView(self)
-        self.table.setModel(self.model)
+        self.table.setModel(self._model)
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -145,27 +146,49 @@ class RequestPanel(QWidget):
         self._preview = preview
         preview.provider_view_changed.connect(self.set_view)
 
+    @property
+    def model(self) -> RequestModel:
+        """The messages of the view shown (brought up to date if the tab was hidden)."""
+        self._show_pending()
+        return self._model
+
     @Slot(object)
     def set_view(self, view: ProviderView | None) -> None:
-        """Show ``view`` (None: no provider picked or no view)."""
+        """Show ``view`` (None: no provider picked or no view). While the tab is hidden only
+        the latest view is kept (a slider sweep would rebuild the table each move); it is
+        shown when the tab shows, or when :attr:`model` is read."""
         self._view = view
         preview = getattr(self, "_preview", None)
         self._data = preview.session() if preview is not None else None
         self.copy_button.setEnabled(view is not None)
         self.find_button.setEnabled(view is not None)
+        self._pending = True
+        if self.isVisible():
+            self._show_pending()
+
+    def showEvent(self, event) -> None:
+        self._show_pending()
+        super().showEvent(event)
+
+    def _show_pending(self) -> None:
+        """Fill the verdict, the errors and the table with the view last given."""
+        if not self._pending:
+            return
+        self._pending = False
+        view, model = self._view, self._model
         if view is None:
             self.verdict.setText("Pick a provider beside the strategy to check the view.")
             self.errors.setPlainText("")
-            self.model.set_messages([])
+            model.set_messages([])
             return
         self.verdict.setText(view.summary)
         self.errors.setPlainText("\n".join(visible(f"{v.rule}: {v.text}")
                                            for v in view.violations))
-        self.model.set_messages(view.messages())
-        failing = self.model.failing_rows()
+        model.set_messages(view.messages())
+        failing = model.failing_rows()
         if failing:
             self.table.selectRow(failing[0])
-            self.table.scrollTo(self.model.index(failing[0], 0))
+            self.table.scrollTo(model.index(failing[0], 0))
 
     def request_body(self) -> dict | None:
         """The request body of the view shown, with its texts (None: none shown)."""
