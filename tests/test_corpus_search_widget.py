@@ -53,3 +53,17 @@ def test_the_box_says_when_it_read_the_last_texts_only(qtbot, search_box, monkey
     said = _searched(qtbot, widget, "的")
     assert "in the last" not in said
     assert widget.hits() == corpus_search.search(store, "的", indexed=False)
+
+
+def test_a_long_status_neither_widens_the_box_nor_squeezes_its_words(qtbot, search_box,
+                                                                      monkeypatch):
+    """At 1280x800 the bounded search's status once widened the session pane to 710 px and
+    left the words 20 px: it now wraps on a line of its own."""
+    widget, _ = search_box
+    widget.resize(320, 300)
+    widget.show()
+    monkeypatch.setattr(corpus_search, "SCAN_TEXTS", 60)
+    monkeypatch.setattr(box, "SCAN_TEXTS", 60)
+    assert "in the last 60 texts" in _searched(qtbot, widget, "的")
+    assert widget.minimumSizeHint().width() < 150   # the status asks for no width
+    assert widget.edit.width() >= 300

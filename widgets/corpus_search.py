@@ -11,9 +11,9 @@ from functools import partial
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -66,19 +66,20 @@ class CorpusSearch(QWidget):
                              f"{SCAN_TEXTS:,} texts only")
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
+        # On its own line and wrapped: a long status never widens the session pane nor
+        # squeezes the box (it did both at 1280x800).
+        self.status.setWordWrap(True)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.results = QTreeWidget(self)
         self.results.setRootIsDecorated(False)
         self.results.setHeaderLabels(["session", "events", "first match"])
         self.results.setColumnWidth(0, self.fontMetrics().averageCharWidth() * 18)
         self.results.setColumnWidth(1, self.fontMetrics().averageCharWidth() * 7)
         self.results.hide()
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.edit, 1)
-        row.addWidget(self.status)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(row)
+        layout.addWidget(self.edit)
+        layout.addWidget(self.status)
         layout.addWidget(self.results, 1)
         self.edit.returnPressed.connect(self.run)
         self.edit.textChanged.connect(self._on_text_changed)
@@ -125,10 +126,13 @@ class CorpusSearch(QWidget):
         more = f" (the first {LIMIT:,})" if len(hits) >= LIMIT else ""
         events = sum(h.events for h in hits)
         status = f"{len(hits):,} session(s){more}, {events:,} event(s)" if hits else "not found"
+        tip = ""
         if bounded is not None:
-            status += (f" in the last {SCAN_TEXTS:,} texts (CJK is not indexed, or the index "
-                       "left too many texts to read)")
+            status += f" in the last {SCAN_TEXTS:,} texts"
+            tip = ("CJK alone is not indexed, or the index left too many texts to read: "
+                   f"only the texts of the last {SCAN_TEXTS:,} events imported were read")
         self._show(hits, status)
+        self.status.setToolTip(tip)
 
     @Slot(int, int)
     def _on_worker_progressed(self, done: int, total: int) -> None:
