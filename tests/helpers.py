@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 from explorer.audits import counts as audits
 from explorer.cli.demo import demo_paths
@@ -34,6 +34,22 @@ def imported_rows(folder: Path, rows: list[dict]) -> Iterator[Store]:
     store = Store()
     try:
         assert not import_paths(store, [path]).errors
+        yield store
+    finally:
+        store.close()
+
+
+@contextmanager
+def imported_generated(folder: Path, **generate_args) -> Iterator[Store]:
+    """A fresh in-memory database holding ``explorer.cli.generate.generate(**generate_args)``
+    (written to ``folder``), imported; closed after."""
+    from explorer.cli.generate import generate
+
+    source = folder / "gen.jsonl"
+    generate(source, **generate_args)
+    store = Store()
+    try:
+        import_paths(store, [str(source)])
         yield store
     finally:
         store.close()

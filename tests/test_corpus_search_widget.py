@@ -5,28 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.cli.generate import generate
-from explorer.ingest.imports import import_paths
 from explorer.session import corpus_search
-from explorer.store.db import Store
+from tests.helpers import imported_generated
 from widgets import corpus_search as box
 from widgets.workers import JobPool
 
 
 @pytest.fixture
 def search_box(qtbot, tmp_path):
-    source = tmp_path / "gen.jsonl"
-    generate(source, sessions=12, turns=4, text=True)   # English-ish and CJK sessions
-    store = Store()
-    import_paths(store, [str(source)])
-    jobs = JobPool()
-    widget = box.CorpusSearch(store, jobs)
-    qtbot.addWidget(widget)
-    yield widget, store
-    jobs.cancel_all()
-    jobs.wait()
-    widget.shutdown()
-    store.close()
+    # English-ish and CJK sessions
+    with imported_generated(tmp_path, sessions=12, turns=4, text=True) as store:
+        jobs = JobPool()
+        widget = box.CorpusSearch(store, jobs)
+        qtbot.addWidget(widget)
+        yield widget, store
+        jobs.cancel_all()
+        jobs.wait()
+        widget.shutdown()
 
 
 def _searched(qtbot, widget, words):

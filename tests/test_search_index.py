@@ -12,7 +12,6 @@ from collections import Counter
 import duckdb
 import pytest
 
-from explorer.cli.generate import generate
 from explorer.ingest.imports import import_paths
 from explorer.jobs import Cancelled
 from explorer.search import index
@@ -21,6 +20,7 @@ from explorer.session.corpus_search import MAX_RUNS, find, search
 from explorer.store.db import Store
 from explorer.store.save_as import save_as
 from tests.conftest import CORPUS
+from tests.helpers import imported_generated
 
 #: Searches any corpus is asked: case, RE2's special folds (Kelvin sign, long s, final
 #: sigma, dotted and dotless i), accents composed and not, CJK, control characters,
@@ -102,11 +102,8 @@ def test_the_index_answers_as_the_scan_on_the_real_corpus(real):
 
 
 def test_the_index_answers_as_the_scan_on_generated_text(tmp_path):
-    source = tmp_path / "gen.jsonl"
-    generate(source, sessions=12, turns=4, text=True)   # English-ish and CJK sessions
-    store = Store()
-    try:
-        import_paths(store, [str(source)])
+    # English-ish and CJK sessions
+    with imported_generated(tmp_path, sessions=12, turns=4, text=True) as store:
         db = store.cursor()
         words = [*FIXED, *_words_of(db, 12, seed=5)]
         assert _same(db, words) > len(words) // 2
@@ -118,8 +115,6 @@ def test_the_index_answers_as_the_scan_on_generated_text(tmp_path):
         assert len(plan(cut).runs) > MAX_RUNS and search(db, cut)
         assert _same(db, [cut, cut + "zq", "zq" + cut]) == 1
         db.close()
-    finally:
-        store.close()
 
 
 def _bounded(db, words, first):
@@ -132,11 +127,7 @@ def _bounded(db, words, first):
 
 
 def test_a_search_the_index_cannot_narrow_reads_the_last_texts_only(tmp_path):
-    source = tmp_path / "gen.jsonl"
-    generate(source, sessions=12, turns=4, text=True)
-    store = Store()
-    try:
-        import_paths(store, [str(source)])
+    with imported_generated(tmp_path, sessions=12, turns=4, text=True) as store:
         db = store.cursor()
         # CJK alone: the last 60 import positions are read
         found = find(db, "的", bound=60)
@@ -167,16 +158,10 @@ def test_a_search_the_index_cannot_narrow_reads_the_last_texts_only(tmp_path):
             assert expected and {h.session_id: h.events for h in found.hits} == expected
             assert find(db, words, bound=60, postings=10**9).bounded_from is None
         db.close()
-    finally:
-        store.close()
 
 
 def test_an_index_of_an_earlier_format_is_made_anew(tmp_path):
-    source = tmp_path / "gen.jsonl"
-    generate(source, sessions=3, turns=3, text=True)
-    store = Store()
-    try:
-        import_paths(store, [str(source)])
+    with imported_generated(tmp_path, sessions=3, turns=3, text=True) as store:
         assert index.ensure(store) > 0 and index.pending(store) == 0
         # an index of format 1 kept words only: its symbol runs are not there
         store.con.execute("UPDATE meta SET value = '1' WHERE key = $k", {"k": index.FORMAT_KEY})
@@ -187,8 +172,6 @@ def test_an_index_of_an_earlier_format_is_made_anew(tmp_path):
         assert search(store, "->") == search(store, "->", indexed=False)
         assert search(store, "。") == search(store, "。", indexed=False) != []
         assert index.pending(store) == 0
-    finally:
-        store.close()
 
 
 def _session_ids(hits):
@@ -244,11 +227,7 @@ def test_the_index_follows_a_second_import_and_a_changed_file(tmp_path, write_li
 
 
 def test_a_stopped_build_keeps_its_batches_and_goes_on(tmp_path, monkeypatch):
-    source = tmp_path / "gen.jsonl"
-    generate(source, sessions=4, turns=3, text=True)
-    store = Store()
-    try:
-        import_paths(store, [str(source)])
+    with imported_generated(tmp_path, sessions=4, turns=3, text=True) as store:
         monkeypatch.setattr(index, "BATCH", 10)
         total = index.pending(store)
         asked = []
@@ -259,8 +238,6 @@ def test_a_stopped_build_keeps_its_batches_and_goes_on(tmp_path, monkeypatch):
         assert index.ensure(store) == left
         assert index.pending(store) == 0
         assert search(store, "the") == search(store, "the", indexed=False)
-    finally:
-        store.close()
 
 
 def test_the_plan_of_a_search():
