@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.session.corpus_search import LIMIT, SCAN_TEXTS, SessionHit, find
+from explorer.session.corpus_search import LIMIT, SCAN_TEXTS, Found, SessionHit, find
 from explorer.store.db import Store
 from explorer.text_escape import elided, visible
 from widgets.latest_job import LatestJob
@@ -29,13 +29,12 @@ from widgets.workers import JobPool, Worker, reason
 
 
 def search_task(store: Store, words: str, progress: Callable[[int, int], None],
-                should_stop: Callable[[], bool]) -> tuple[list[SessionHit], int | None]:
-    """The sessions found, and where the search began reading when it read the last texts
-    only (words the index cannot narrow), else None."""
+                should_stop: Callable[[], bool]) -> Found:
+    """The sessions found, and whether the search read the last texts only (words the
+    index cannot narrow)."""
     db = store.cursor()
     try:
-        found = find(db, words, progress=progress, should_stop=should_stop)
-        return found.hits, found.bounded_from
+        return find(db, words, progress=progress, should_stop=should_stop)
     finally:
         db.close()
 
@@ -118,19 +117,19 @@ class CorpusSearch(QWidget):
         self.status.setText(status)
 
     @Slot(object)
-    def _on_worker_finished(self, found: tuple[list[SessionHit], int | None]) -> None:
+    def _on_worker_finished(self, found: Found) -> None:
         if not self._latest.is_current(self.sender()):
             return
         self._latest.done()
-        hits, bounded = found
+        hits = found.hits
         more = f" (the first {LIMIT:,})" if len(hits) >= LIMIT else ""
         events = sum(h.events for h in hits)
         status = f"{len(hits):,} session(s){more}, {events:,} event(s)" if hits else "not found"
         tip = ""
-        if bounded is not None:
-            status += f" in the last {SCAN_TEXTS:,} texts"
+        if found.bounded_from is not None:
+            status += f" in the last {found.bound:,} texts"
             tip = ("CJK alone is not indexed, or the index left too many texts to read: "
-                   f"only the texts of the last {SCAN_TEXTS:,} events imported were read")
+                   f"only the texts of the last {found.bound:,} events imported were read")
         self._show(hits, status)
         self.status.setToolTip(tip)
 

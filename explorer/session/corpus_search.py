@@ -46,10 +46,12 @@ MOST_POSTINGS = 2_000_000
 @dataclass(frozen=True)
 class Found:
     """What a search found, and where it began reading when it read only the texts of the
-    last import positions (``bounded_from``; None: it read or asked every text)."""
+    last import positions (``bounded_from``; None: it read or asked every text); ``bound``:
+    how many import positions such a search reads."""
 
     hits: list[SessionHit]
     bounded_from: int | None
+    bound: int
 
 
 @dataclass(frozen=True)
@@ -107,15 +109,15 @@ def find(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
     have more than ``postings`` postings (None: :data:`SCAN_TEXTS`, :data:`VERIFY_TEXTS`,
     :data:`MOST_POSTINGS`). ``progress`` and ``should_stop`` see the index being brought in
     step."""
+    bound = SCAN_TEXTS if bound is None else bound
     words = words.strip()
     needle = words.lower()
     if not needle:
-        return Found([], None)
+        return Found([], None, bound)
     asked = plan(words)
     caseless = asked.caseless and indexed     # the scan it is tested against: RE2's
     match = {"match": _MATCH[caseless]}
     value = {"words": words} if caseless else {"pattern": literal_pattern(words)}
-    bound = SCAN_TEXTS if bound is None else bound
     most = VERIFY_TEXTS if most is None else most
     postings = MOST_POSTINGS if postings is None else postings
     start = db.one("corpus_scan_from", bound=bound)
@@ -132,7 +134,7 @@ def find(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
                       **(value if asked.verify else {}))
         first = start["first"] if rows[0][-1] else None
         rows = [row[:-1] for row in rows if row[0] is not None]
-    return Found(_hits(rows, needle), first)
+    return Found(_hits(rows, needle), first, bound)
 
 
 def _hits(rows: list[tuple], needle: str) -> list[SessionHit]:

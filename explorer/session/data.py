@@ -29,7 +29,12 @@ from explorer.session.event_texts import EventTexts, Texts
 from explorer.session.reported_usage import SessionUsage, session_usage
 from explorer.session.turn_tree import TurnTree
 from explorer.store.db import Db, bounded_memory
-from explorer.tokens.session_events import SessionChanged, marks_columns, session_events
+from explorer.tokens.session_events import (
+    TREE_READ,
+    SessionChanged,
+    marks_columns,
+    session_events,
+)
 
 #: The memory DuckDB may use while it reads one session for the window (issue 13: one of
 #: 3M events read in 1.45 GB instead of 2.37 GB, 12 s instead of 6 s under load ~3).
@@ -125,8 +130,7 @@ class SessionTree:
 
 
 #: The columns :func:`load_tree` reads (``queries/session_events_tree.sql``) and adds.
-TREE_COLUMNS = ("pos", "turn_no", "eid", "seq", "sub", "kind", "call_id", "tool", "cost",
-                "note", "display_call_pos", "thinking_owner_pos")
+TREE_COLUMNS = (*TREE_READ, "display_call_pos", "thinking_owner_pos")
 _NONE: frozenset[str] = frozenset()
 
 

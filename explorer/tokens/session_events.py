@@ -54,8 +54,9 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
     return frame.with_columns(display_pairs(frame), thinking_owners(db, frame, events, params))
 
 
-#: The columns of queries/session_events_tree.sql, in its order.
-_TREE_COLUMNS = ("pos", "turn_no", "eid", "seq", "sub", "kind", "call_id", "tool", "cost", "note")
+#: The columns of queries/session_events_tree.sql, in its order (the turn tree's frame adds
+#: display_call_pos and thinking_owner_pos: explorer.session.data.TREE_COLUMNS).
+TREE_READ = ("pos", "turn_no", "eid", "seq", "sub", "kind", "call_id", "tool", "cost", "note")
 
 
 def tree_in_seq_order(db: Db, settings: CostSettings, params: dict) -> pl.DataFrame:
@@ -73,7 +74,7 @@ def tree_in_seq_order(db: Db, settings: CostSettings, params: dict) -> pl.DataFr
     opens = (frame["kind"] == "USER") & frame["note"].is_null()
     return frame.with_columns(
         pos=pl.int_range(1, frame.height + 1, dtype=pl.Int64, eager=True),
-        turn_no=opens.cast(pl.Int64).cum_sum()).select(_TREE_COLUMNS)
+        turn_no=opens.cast(pl.Int64).cum_sum()).select(TREE_READ)
 
 
 def _in_seq_order(frame: pl.DataFrame) -> bool:
