@@ -8,6 +8,12 @@ the heap and stay resident after they are freed. Fixing the threshold
 environment) stops that: the tree of a session of 3M events then leaves about 100 MB less
 resident (``benchmarks/bench_first_open.py --shape session-steps``). DuckDB and polars use
 their own allocators and are not affected.
+
+polars's allocator (its own jemalloc) keeps freed pages for seconds before it hands them
+back: a session's tree read in the window (3M events) peaked with the frames of the steps
+before it still resident. :func:`polars_returns_freed_pages` asks it to hand them back at
+once, through its environment variable, read when polars is first loaded (``explorer``
+calls it on import, before any of its modules imports polars).
 """
 
 from __future__ import annotations
@@ -21,6 +27,18 @@ import sys
 #: more are mapped on their own and unmapped when freed.
 M_MMAP_THRESHOLD = -3
 MMAP_THRESHOLD = 2**20
+#: polars's jemalloc (its symbols prefixed ``_rjem_``): freed pages returned at once.
+POLARS_ALLOCATOR = ("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
+
+
+def polars_returns_freed_pages() -> bool:
+    """Set :data:`POLARS_ALLOCATOR` unless the environment sets it already or polars is
+    loaded (then too late: it is read once); whether it was set."""
+    name, value = POLARS_ALLOCATOR
+    if name in os.environ or "polars" in sys.modules:
+        return False
+    os.environ[name] = value
+    return True
 
 
 def return_freed_blocks() -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -35,3 +36,34 @@ def test_a_freed_array_of_a_session_does_not_stay_resident():
 
     assert kept("set") < 4   # MB
     assert kept("unset") > 20   # what glibc does by itself: the reason for the call
+
+
+_POLARS_CHILD = """
+import os, sys
+if sys.argv[1] == "explorer-first":
+    import explorer   # as the window and the command line start
+import polars as pl
+def resident():
+    with open("/proc/self/status") as fh:
+        return next(int(l.split()[1]) for l in fh if l.startswith("VmRSS")) / 1024
+before = resident()
+frame = pl.DataFrame({"a": range(10_000_000)}).with_columns(b=pl.col("a").cast(pl.String))
+del frame   # as a session's frames of one step are freed before the next step's
+print(os.environ.get("_RJEM_MALLOC_CONF"), resident() - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="polars's jemalloc")
+def test_polars_hands_a_freed_frame_back_when_explorer_is_imported_first():
+    def kept(mode: str) -> tuple[str, float]:
+        env = {k: v for k, v in os.environ.items() if k != "_RJEM_MALLOC_CONF"}
+        done = subprocess.run([sys.executable, "-c", _POLARS_CHILD, mode], check=True,
+                              capture_output=True, text=True, env=env)
+        conf, mb = done.stdout.split()
+        return conf, float(mb)
+
+    conf, mb = kept("explorer-first")
+    # polars puts its own defaults first (dirty_decay_ms:500,...): the last one counts
+    assert conf.endswith(",dirty_decay_ms:0,muzzy_decay_ms:0") and mb < 30   # MB
+    conf, mb = kept("polars-first")
+    assert "decay_ms:0" not in conf and mb > 100   # what polars keeps: the reason for it
