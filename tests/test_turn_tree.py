@@ -351,8 +351,10 @@ def test_overlay_change_emits_ranges_per_parent(demo):
 
 
 def test_ranges_split_by_blocks_and_give_up_when_many():
+    from widgets.turn_tree_cells import COLUMNS
     from widgets.turn_tree_overlay import _MANY_RANGES, _ROWS_AT_ONCE, ranges
     n = _ROWS_AT_ONCE
+    assert 0 < n * len(COLUMNS) <= 200   # Qt repaints the whole viewport above 200 cells
     assert ranges(3, 3 + n - 1, [3, 3 + n - 1]) == [(3, 3 + n - 1)]
     assert ranges(3, 3 + n, [3, 10, 3 + n]) == [(3, 10), (3 + n, 3 + n)]
     assert ranges(3, 2 * n, [3, n + 1, 2 * n]) == [(3, 3), (n + 1, n + 1), (2 * n, 2 * n)]
