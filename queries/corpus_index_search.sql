@@ -1,14 +1,15 @@
 -- The sessions whose events' text holds some words, found through the corpus search's
--- index (explorer.session.corpus_search; the same rows as corpus_text_search.sql). $runs
--- are the words' runs, each matched against the vocabulary as $modes says ('exact',
--- 'prefix': a word that begins with it, 'suffix': ends with it, 'contains'); the
--- candidates are the events holding a term of every run (a word or a symbol run: a bit
--- each, at most 63 runs; bit_or is half the CPU of count(DISTINCT)); /*VERIFIED*/
--- keeps them all (the index's answer is the match) or those whose text matches the words
--- (as a literal, case-insensitive RE2 pattern, or contains() of the words when they have
--- no case), as explorer.search.words decides, of the candidates kept: all, or when there are
--- more than $most, those from import position $first on (the bounded flag says so; so
--- are the postings read when the words' terms have more than $postings).
+-- index (explorer.session.corpus_search; the same rows as corpus_text_search.sql), among the
+-- events of the import positions $low..$high. $runs are the words' runs, each matched
+-- against the vocabulary as $modes says ('exact', 'prefix': a word that begins with it,
+-- 'suffix': ends with it, 'contains'); the candidates are the events holding a term of
+-- every run (a word or a symbol run: a bit each, at most 63 runs; bit_or is half the CPU of
+-- count(DISTINCT)); /*VERIFIED*/ keeps them all (the index's answer is the match) or those
+-- whose text matches the words (as a literal, case-insensitive RE2 pattern, or contains()
+-- of the words when they have no case), as explorer.search.words decides, of the
+-- candidates kept: all, or when there are more than $most, those from import position
+-- $first on (the bounded flag says so; so are the postings read when the words' terms have
+-- more than $postings). Per session: its matching events and the first as (seq, sub, eid).
 -- Postings of events since forgotten drop out in the join with events.
 WITH wanted AS (
     SELECT i, $runs[i] AS run, $modes[i] AS mode FROM range(1, len($runs) + 1) r(i)
@@ -21,12 +22,13 @@ WITH wanted AS (
                                  ELSE contains(t.term, w.run) END
 ), posted AS (
     SELECT count(*) AS n FROM search_postings p JOIN matched m USING (term_id)
+    WHERE p.eid BETWEEN $low AND $high
 ), candidates AS (
     -- more postings than $postings: only those from import position $first on are read
     SELECT p.eid
     FROM search_postings p
     JOIN matched m USING (term_id), posted
-    WHERE posted.n <= $postings OR p.eid >= $first
+    WHERE p.eid BETWEEN $low AND $high AND (posted.n <= $postings OR p.eid >= $first)
     GROUP BY p.eid
     HAVING bit_or(1::UBIGINT << (m.i - 1)) = (1::UBIGINT << len($runs)) - 1
 ), counted AS (
@@ -37,20 +39,12 @@ WITH wanted AS (
 ), verified AS (
     /*VERIFIED*/
 ), sessions AS (
-    SELECT e.session_id, count(*) AS events, arg_min(e.eid, (e.seq, e.sub, e.eid)) AS eid
+    SELECT e.session_id, count(*) AS events, min((e.seq, e.sub, e.eid)) AS first
     FROM verified v
     JOIN events e USING (eid)
     GROUP BY e.session_id
-    ORDER BY events DESC, e.session_id
-    LIMIT $limit
-), found AS (
-    SELECT s.session_id, s.events, e.seq, e.sub, e.kind::VARCHAR AS kind, e.call_id, d.text
-    FROM sessions s
-    JOIN events e USING (eid)
-    JOIN event_details d USING (eid)
 )
 -- one row at least: whether the candidates were bounded (no session when none is found)
-SELECT f.*, b.bounded
+SELECT s.session_id, s.events, s.first, b.bounded
 FROM (SELECT counted.n > $most OR posted.n > $postings AS bounded FROM counted, posted) b
-LEFT JOIN found f ON true
-ORDER BY f.events DESC NULLS LAST, f.session_id
+LEFT JOIN sessions s ON true

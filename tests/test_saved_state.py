@@ -41,6 +41,8 @@ from widgets.qt_environment import use_utf8_locale
 from widgets.recent_files import RecentFiles
 from widgets.saved_state import app_settings, fit_to_screen
 
+from .test_pane_shares import drag
+
 WAIT = 60_000
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,7 +69,9 @@ def test_tests_read_and_write_a_temporary_settings_file():
 def test_what_the_user_left_is_shown_again(qtbot, settings):
     window = opened(qtbot, settings, order=None)
     window.resize(790, 560)  # within the offscreen screen (800x600)
-    window.workspace.splitter.setSizes([500, 400])
+    window.show()
+    qtbot.waitExposed(window)
+    drag(window.workspace.splitter, -60)   # the user's widths (else shared anew)
     window.table.horizontalHeader().setSortIndicator(2, Qt.SortOrder.DescendingOrder)
     preview = window.preview
     preview.set_settings(CompactionSettings(summary_cost=123, evict=True, evict_excluded=("x",)))

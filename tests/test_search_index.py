@@ -16,7 +16,7 @@ from explorer.ingest.imports import import_paths
 from explorer.jobs import Cancelled
 from explorer.search import index
 from explorer.search.words import CASELESS, COARSE, FOLD, TOKEN, plan
-from explorer.session.corpus_search import MAX_RUNS, find, search
+from explorer.session.corpus_search import MAX_RUNS, find, search, steps
 from explorer.store.db import Store
 from explorer.store.save_as import save_as
 from tests.conftest import CORPUS
@@ -117,46 +117,93 @@ def test_the_index_answers_as_the_scan_on_generated_text(tmp_path):
         db.close()
 
 
-def _bounded(db, words, first):
-    """The events per session from import position ``first`` on whose text holds ``words``
-    (case folded by Python: the words here have one case only, or none)."""
+def _bounded(db, words, first, last=None):
+    """The events per session of import positions ``first``..``last`` (None: every one
+    after) whose text holds ``words`` (case folded by Python: the words here have one case
+    only, or none)."""
     rows = db.con.execute("SELECT e.session_id, d.eid, d.text FROM events e"
                           " JOIN event_details d USING (eid)").fetchall()
     return Counter(sid for sid, eid, text in rows
-                   if eid >= first and text and words in text.lower())
+                   if first <= eid <= (last if last is not None else eid)
+                   and text and words in text.lower())
 
 
-def test_a_search_the_index_cannot_narrow_reads_the_last_texts_only(tmp_path):
+def _counts(found):
+    return {h.session_id: h.events for h in found.hits}
+
+
+def test_a_search_the_index_cannot_narrow_reads_the_last_texts_first(tmp_path):
     with imported_generated(tmp_path, sessions=12, turns=4, text=True) as store:
         db = store.cursor()
-        # CJK alone: the last 60 import positions are read
-        found = find(db, "的", bound=60)
-        assert found.bounded_from is not None
+        # CJK alone: the last 60 import positions are read first
+        found = find(db, "的", bound=60, complete=False)
+        assert found.bounded_from is not None and not found.complete
         expected = _bounded(db, "的", found.bounded_from)
-        assert expected and {h.session_id: h.events for h in found.hits} == expected
+        assert expected and _counts(found) == expected
         every = find(db, "的", bound=10**9)
         assert every.bounded_from is None and every.hits == search(db, "的", indexed=False)
         assert sum(h.events for h in every.hits) > sum(expected.values())
-        # words the index narrows to more than `most` texts: their last ones are read
+        # words the index narrows to more than `most` texts: their last ones are read first
         for words in ("the a", "the", "的。"):
-            found = find(db, words, bound=60, most=5)
+            found = find(db, words, bound=60, most=5, complete=False)
             narrow = plan(words).verify
             assert (found.bounded_from is not None) == narrow, words
             if narrow:
                 expected = _bounded(db, words, found.bounded_from)
-                assert {h.session_id: h.events for h in found.hits} == expected, words
+                assert _counts(found) == expected, words
             else:                          # the index's answer is exact: nothing to read
                 assert found.hits == search(db, words, indexed=False)
-            assert find(db, words, bound=60, most=10**9).hits == \
+            assert find(db, words, bound=60, most=10**9, complete=False).hits == \
                 search(db, words, indexed=False)
-        assert find(db, "zqxj", bound=60, most=0).bounded_from is None  # no candidates
-        # words whose terms have more than `postings` postings: the last ones are read
+        assert find(db, "zqxj", bound=60, most=0, complete=False).bounded_from is None
+        # words whose terms have more than `postings` postings: the last ones are read first
         for words in ("e", "the", "e t"):
-            found = find(db, words, bound=60, postings=5)
+            found = find(db, words, bound=60, postings=5, complete=False)
             assert found.bounded_from is not None, words
             expected = _bounded(db, words, found.bounded_from)
-            assert expected and {h.session_id: h.events for h in found.hits} == expected
-            assert find(db, words, bound=60, postings=10**9).bounded_from is None
+            assert expected and _counts(found) == expected
+            assert find(db, words, bound=60, postings=10**9,
+                        complete=False).bounded_from is None
+        db.close()
+
+
+def test_a_bounded_search_goes_on_over_the_older_texts_until_it_found_every_match(tmp_path):
+    """A CJK search (and words the index narrows too little) on more texts than the bound:
+    its steps read the older texts, newest first, each result holding what the texts read
+    so far hold, and the last one every match (issue 17: the box's search was left at the
+    last texts)."""
+    with imported_generated(tmp_path, sessions=12, turns=4, text=True) as store:
+        db = store.cursor()
+        low, high = db.con.execute("SELECT min(eid), max(eid) FROM event_details").fetchone()
+        texts = high - low + 1
+        for words, how in (("的", {}), ("的是", {}), ("the a", {"most": 5}),
+                           ("e", {"postings": 5})):
+            found = list(steps(db, words, bound=50, **how))
+            first, last = found[0], found[-1]
+            assert first.bounded_from == high - 49 and first.older == texts - 50 and \
+                first.read == 0, words
+            assert len(found) == 1 + -(-(texts - 50) // 50), words   # one step per 50 older
+            for step in found:                 # what the texts read so far hold
+                read = _bounded(db, words, step.bounded_from or low)
+                assert _counts(step) == read, (words, step.bounded_from)
+            assert [s.read for s in found] == [min(texts - 50, 50 * k)
+                                               for k in range(len(found))]
+            assert [s.complete for s in found] == [False] * (len(found) - 1) + [True]
+            every = _bounded(db, words, low)
+            assert every and _counts(last) == every, words
+            assert sum(every.values()) > sum(_bounded(db, words, high - 49).values())
+            assert last.hits == search(db, words, indexed=False), words
+            assert find(db, words, bound=50, **how).hits == last.hits
+        # the first match of each session and its snippet are the scan's
+        hit = find(db, "的", bound=50).hits[0]
+        assert "的" in hit.snippet and set(hit.first) == {"seq", "sub", "kind", "call_id"}
+        # a stop between two steps ends it
+        asked = []
+        stopped = steps(db, "的", bound=50, should_stop=lambda: bool(asked))
+        assert not next(stopped).complete            # the first result, then the stop
+        asked.append(True)
+        with pytest.raises(Cancelled):
+            next(stopped)
         db.close()
 
 

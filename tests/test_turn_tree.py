@@ -325,7 +325,8 @@ def test_many_parents_relayout_instead(qtbot, demo, qtmodeltester, monkeypatch):
     assert all(panel.tree.isExpanded(i) for i in _walk(panel.model) if panel.model.rowCount(i))
 
 
-def test_overlay_change_emits_once_per_parent(demo):
+def test_overlay_change_emits_ranges_per_parent(demo):
+    from widgets.turn_tree_overlay import _ROWS_AT_ONCE
     data = load_session(demo, "k0002", "seq")
     model = TurnTreeModel()
     model.set_session(data.frame, data.marks, data.texts)
@@ -338,10 +339,28 @@ def test_overlay_change_emits_once_per_parent(demo):
     changed = np.flatnonzero(old != engine_overlay(data, "M0", 4000).in_view).tolist()
     assert changed
     parents = {model.index_of_row(r).parent() for r in changed}
-    assert len(ranges) == len(parents) + 1  # one per parent, plus the turn rows
+    assert {p for p, _, _ in ranges} == parents | {QModelIndex()}   # and the turn rows
+    assert all(b - a < _ROWS_AT_ONCE for _, a, b in ranges)   # no view repaints it all
     for r in changed:
         index = model.index_of_row(r)
         assert any(p == index.parent() and a <= index.row() <= b for p, a, b in ranges)
+        turn = index.parent()
+        while turn.parent().isValid():
+            turn = turn.parent()
+        assert any(not p.isValid() and a <= turn.row() <= b for p, a, b in ranges)
+
+
+def test_ranges_split_by_blocks_and_give_up_when_many():
+    from widgets.turn_tree_cells import COLUMNS
+    from widgets.turn_tree_overlay import _MANY_RANGES, _ROWS_AT_ONCE, ranges
+    n = _ROWS_AT_ONCE
+    assert 0 < n * len(COLUMNS) <= 200   # Qt repaints the whole viewport above 200 cells
+    assert ranges(3, 3 + n - 1, [3, 3 + n - 1]) == [(3, 3 + n - 1)]
+    assert ranges(3, 3 + n, [3, 10, 3 + n]) == [(3, 10), (3 + n, 3 + n)]
+    assert ranges(3, 2 * n, [3, n + 1, 2 * n]) == [(3, 3), (n + 1, n + 1), (2 * n, 2 * n)]
+    many = [k * n for k in range(_MANY_RANGES + 1)]
+    assert ranges(0, many[-1], many) == [(0, many[-1])]
+    assert len(ranges(0, many[-2], many[:-1])) == _MANY_RANGES
 
 
 def test_overlay_for_another_session_is_refused(demo):

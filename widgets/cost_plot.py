@@ -85,6 +85,10 @@ class SessionCostPlot(QWidget):
         # whole): their width is whatever the layout gives them.
         for label in (self.title, self.readout):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # The readout is longer than a narrow pane is wide: it wraps, in a height of two
+        # lines whatever the text, so that it is read whole and still never resizes the plot.
+        self.readout.setWordWrap(True)
+        self.readout.setFixedHeight(2 * self.readout.fontMetrics().lineSpacing())
         self.plot_widget = pg.PlotWidget(self, background="w")
         plot = self.plot = self.plot_widget.getPlotItem()
         plot.setLogMode(x=False, y=True)

@@ -27,6 +27,7 @@ from explorer.audits.counts import FINDING_RULES, RULE_TEXT
 from explorer.model import Order
 from explorer.store.db import Store
 from widgets.findings_model import COLUMNS, FindingsModel, rule_label
+from widgets.flow_layout import FlowRow
 from widgets.latest_job import LatestJob
 from widgets.window_state import WindowState
 from widgets.workers import JobPool, Worker, reason
@@ -83,7 +84,6 @@ class FindingsPanel(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 2)
-        bar = QHBoxLayout()
         label = QLabel("Rule", self)
         self.rule_box = QComboBox(self)
         self.rule_box.setToolTip("Show the findings of one rule of AUDITS.md")
@@ -93,10 +93,8 @@ class FindingsPanel(QWidget):
         self.session_box = QCheckBox("Selected session only", self)
         self.session_box.setToolTip("Show only the findings of the session selected in the list")
         self.session_box.toggled.connect(self._on_session_box_toggled)
-        bar.addWidget(label)
-        bar.addWidget(self.rule_box)
-        bar.addWidget(self.session_box)
-        bar.addStretch(1)
+        # wraps on a narrow pane rather than widening the window
+        bar = FlowRow([label, self.rule_box, self.session_box], self)
         self.view = QTableView(self)
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -121,7 +119,7 @@ class FindingsPanel(QWidget):
         self.progress.hide()
         status.addWidget(self.status_label, 1)
         status.addWidget(self.progress)
-        layout.addLayout(bar)
+        layout.addWidget(bar)
         layout.addWidget(self.view, 1)
         layout.addLayout(status)
         self._show_status()

@@ -14,7 +14,7 @@ import math
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
@@ -31,6 +31,8 @@ GEOMETRY, WINDOW_STATE = "window/geometry", "window/state"
 SPLITTERS = {"window/splitter": ("splitter",),
              "workspace/splitter": ("workspace", "splitter"),
              "workspace/right_splitter": ("workspace", "right_splitter")}
+#: Added to a shared splitter's key: whether its widths are the user's (dragged) or shares.
+DRAGGED = "_dragged"
 SORT_COLUMN, SORT_ORDER = "sessions/sort_column", "sessions/sort_order"
 STRATEGY, SETTINGS, BUDGET = "preview/strategy", "preview/settings", "preview/budget"
 ORDER = "order"
@@ -53,10 +55,13 @@ def fit_to_screen(window: QWidget, room: QRect | None = None) -> None:
         if screen is None:
             return
         room = screen.availableGeometry()
-    frame = window.frameGeometry().size() - window.geometry().size()  # 0 before it is shown
+    if window.windowHandle() is None:
+        window.winId()   # the platform window, whose frame counts too (unknown before)
+    margins = window.windowHandle().frameMargins()
+    frame = QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
     size = window.size().boundedTo(room.size() - frame)
     window.resize(size)
-    place = QRect(window.pos(), window.frameGeometry().size())
+    place = QRect(window.pos(), window.size() + frame)
     if not room.contains(place):
         x = min(max(place.left(), room.left()), room.right() + 1 - place.width())
         y = min(max(place.top(), room.top()), room.bottom() + 1 - place.height())
@@ -79,7 +84,10 @@ class SavedState(QObject):
         s.setValue(GEOMETRY, w.saveGeometry())
         s.setValue(WINDOW_STATE, w.saveState())
         for key, path in SPLITTERS.items():
-            s.setValue(key, _follow(w, path).saveState())
+            splitter = _follow(w, path)
+            s.setValue(key, splitter.saveState())
+            if hasattr(splitter, "dragged"):   # a SharedSplitter: the user's widths or shares
+                s.setValue(key + DRAGGED, splitter.dragged)
         header = w.table.horizontalHeader()
         column = header.sortIndicatorSection()
         if 0 <= column < len(COLUMNS):
@@ -101,11 +109,12 @@ class SavedState(QObject):
         """Show what was saved; the saved order too when ``order``. Each value on its own:
         a bad one is skipped."""
         w, s = self.window, self.settings
-        for key, restore in ((GEOMETRY, w.restoreGeometry), (WINDOW_STATE, w.restoreState),
-                             *((k, _follow(w, p).restoreState) for k, p in SPLITTERS.items())):
+        for key, restore in ((GEOMETRY, w.restoreGeometry), (WINDOW_STATE, w.restoreState)):
             value = s.value(key)
             if isinstance(value, (QByteArray, bytes)):
                 restore(QByteArray(value))
+        for key, path in SPLITTERS.items():
+            self._restore_splitter(_follow(w, path), key)
         column, descending = s.value(SORT_COLUMN), s.value(SORT_ORDER)
         if column in COLUMNS and descending in ("ascending", "descending"):
             w.table.horizontalHeader().setSortIndicator(
@@ -115,6 +124,17 @@ class SavedState(QObject):
         saved_order = s.value(ORDER)
         if order and saved_order in [o.value for o in Order]:
             w.state.set_order(Order(saved_order))
+
+    def _restore_splitter(self, splitter, key: str) -> None:
+        """Its saved widths; a :class:`~widgets.pane_shares.SharedSplitter` keeps them only
+        when the user had dragged them (else it shares its width again for this window)."""
+        value, shared = self.settings.value(key), hasattr(splitter, "dragged")
+        if shared:
+            splitter.dragged = self.settings.value(key + DRAGGED) in (True, "true")
+        done = isinstance(value, (QByteArray, bytes)) and splitter.restoreState(QByteArray(value))
+        if shared and not done:
+            splitter.dragged = False
+            splitter.share()
 
     def _restore_preview(self) -> None:
         preview, s = self.window.preview, self.settings

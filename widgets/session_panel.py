@@ -33,6 +33,7 @@ from explorer.store.db import Db
 from explorer.text_escape import elided, visible
 from widgets.event_detail import EventDetail, ViewState
 from widgets.find_bar import FindBar
+from widgets.flow_layout import FlowRow
 from widgets.mark_style import BadgeDelegate
 from widgets.plain_text import tooltip
 from widgets.tree_legend import TreeLegend
@@ -100,8 +101,6 @@ class SessionPanel(QWidget):
         self.tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
 
     def _build_layout(self) -> None:
-        buttons = QHBoxLayout()
-        buttons.setContentsMargins(0, 0, 0, 0)
         self.expand_button = QPushButton("Expand all", self)
         self.collapse_button = QPushButton("Collapse all", self)
         self.previous_button = QPushButton("◀ Finding", self)
@@ -124,12 +123,9 @@ class SessionPanel(QWidget):
         self.rule_box.currentIndexChanged.connect(self._show_finding_count)
         self.finding_label = QLabel(self)
         self.finding_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.finding_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        for button in (self.expand_button, self.collapse_button, self.previous_button,
-                       self.next_button):
-            buttons.addWidget(button)
-        buttons.addWidget(self.rule_box)
-        buttons.addWidget(self.finding_label, 1)
+        # On a narrow pane the row wraps onto two lines rather than widening the window.
+        buttons = FlowRow([self.expand_button, self.collapse_button, self.previous_button,
+                           self.next_button, self.rule_box, self.finding_label], self)
         self.expand_button.clicked.connect(self.expand_all)
         self.collapse_button.clicked.connect(self.tree.collapseAll)
         self.previous_button.clicked.connect(self.previous_finding)
@@ -154,9 +150,16 @@ class SessionPanel(QWidget):
         self._title_row.setContentsMargins(0, 0, 0, 0)
         self._title_row.addWidget(self.title, 1)
         layout.addLayout(self._title_row)
-        layout.addLayout(buttons)
+        layout.addWidget(buttons)
         layout.addWidget(self.find_bar)
         layout.addWidget(split, 1)
+
+    def least_width(self) -> int:
+        """The width under which the panel is not whole: the tree's event column at its least
+        (the other columns scroll sideways), or its controls at their widest."""
+        tree = self.tree
+        return max(self.minimumSizeHint().width(), _EVENT_MIN + 2 * tree.frameWidth()
+                   + tree.verticalScrollBar().sizeHint().width())
 
     def add_header(self, widget: QWidget) -> None:
         """Put ``widget`` at the right of the title line (another part's controls for the

@@ -23,8 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.model import Order
+from widgets.pane_shares import Pane, SharedSplitter
 from widgets.recent_files import RecentFiles
 from widgets.texts import ORDER_TEXT
+
+#: The session list's least width, in average characters: its id and first counts readable.
+LEFT_LEAST_CHARS = 30
 
 #: The View menu's entries for the turn tree: (text, name of the workspace slot). F3 and
 #: Shift+F3 are the session panel's own window-wide shortcuts: the menu only names them (a
@@ -286,11 +290,34 @@ class PanelArea(QWidget):
             index = widget.addTab(panel, title)
             if tip:
                 widget.setTabToolTip(index, tip)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.addWidget(self.left_tabs)
-        self.splitter.addWidget(self.main_tabs)
-        self.splitter.setStretchFactor(0, 1)
-        self.splitter.setStretchFactor(1, 3)
+        # The session list gives way first (down to a readable list), then the main tabs.
+        self._main_panels = [panel for tabs, panel in panels if tabs == "main"]
+        self.splitter = SharedSplitter(self)
+        self.splitter.add_pane(self.left_tabs, 430, self._left_least)
+        self.splitter.add_panes(self.main_tabs, 1170, self._main_panes, self._main_frame)
         self.splitter.setSizes([430, 1170])
         layout.addWidget(totals)
         layout.addWidget(self.splitter, 1)
+
+    def _left_least(self) -> int:
+        """A readable session list: its id and first counts (then it scrolls sideways)."""
+        return max(self.left_tabs.minimumSizeHint().width(),
+                   LEFT_LEAST_CHARS * self.left_tabs.fontMetrics().averageCharWidth())
+
+    def _main_panes(self) -> list[Pane]:
+        """The panes of the main panel that shares by panes (the session workspace: the tree
+        and the preview), else one pane as wide as the widest panel's minimum."""
+        for panel in self._main_panels:
+            if isinstance(getattr(panel, "splitter", None), SharedSplitter):
+                return panel.splitter.panes()
+        return [Pane(1, max((p.minimumSizeHint().width() for p in self._main_panels),
+                            default=0))]
+
+    def _main_frame(self) -> int:
+        """The tab widget's frame, and the handles of the splitter of :meth:`_main_panes`."""
+        pages = [p.minimumSizeHint().width() for p in self._main_panels]
+        frame = max(0, self.main_tabs.minimumSizeHint().width() - max(pages, default=0))
+        for panel in self._main_panels:
+            if isinstance(getattr(panel, "splitter", None), SharedSplitter):
+                return frame + panel.splitter.frame()
+        return frame

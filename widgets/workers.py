@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
@@ -30,6 +31,8 @@ class WorkerSignals(QObject):
 
     Signals:
         progressed(int, int): ``done`` out of ``total`` units of work.
+        stepped(object): a function that returns an iterator made this step's value (each
+            in turn, as it comes; ``finished`` then carries the last).
         finished(object): the function returned this value.
         failed(object): the function raised this exception (logged with its traceback;
             :func:`reason` is what to show).
@@ -39,6 +42,7 @@ class WorkerSignals(QObject):
     """
 
     progressed = Signal(int, int)
+    stepped = Signal(object)
     finished = Signal(object)
     failed = Signal(object)
     cancelled = Signal()
@@ -50,7 +54,9 @@ class Worker(QRunnable):
 
     Exactly one of ``finished``, ``failed`` or ``cancelled`` is emitted, then ``ended``.
     A function that returns normally has finished even when it was asked to stop late:
-    its result is complete, so it is reported rather than thrown away.
+    its result is complete, so it is reported rather than thrown away. A function that
+    returns an iterator is run step by step (``stepped`` for each value) and stops between
+    two steps once asked.
     """
 
     def __init__(self, fn: Job, name: str = "job") -> None:
@@ -77,6 +83,8 @@ class Worker(QRunnable):
                 return
             try:
                 result = self.fn(self._progress, self._stop.is_set)
+                if isinstance(result, Iterator):
+                    result = self._steps(result)
             except Cancelled:
                 signals.cancelled.emit()
             except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
@@ -91,6 +99,20 @@ class Worker(QRunnable):
                 signals.finished.emit(result)
         finally:
             signals.ended.emit(self)
+
+    def _steps(self, values: Iterator) -> Any:
+        """Emit each of ``values`` as it comes; the last, or Cancelled once asked to stop."""
+        last = None
+        try:
+            for last in values:
+                if self._stop.is_set():
+                    raise Cancelled(self.name)
+                self.signals.stepped.emit(last)
+        finally:
+            close = getattr(values, "close", None)
+            if close is not None:
+                close()
+        return last
 
     def _progress(self, done: int, total: int) -> None:
         self.signals.progressed.emit(int(done), int(total))

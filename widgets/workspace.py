@@ -5,7 +5,14 @@ cost plot (right), kept in step: one budget, one overlay, one session loaded off
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer.model import Order
 from explorer.session.data import SessionData, SessionTree
@@ -13,6 +20,7 @@ from explorer.session.preview import transform_key
 from explorer.store.db import Store
 from explorer.text_escape import elided, visible
 from widgets.cost_plot import SessionCostPlot
+from widgets.pane_shares import SharedSplitter
 from widgets.plain_text import tooltip
 from widgets.preview_panel import PreviewPanel
 from widgets.replay_strip import ReplayStrip
@@ -77,11 +85,11 @@ class Workspace(QWidget):
         self.right_pane.setWidgetResizable(True)
         self.right_pane.setFrameShape(QFrame.Shape.NoFrame)
         self.right_pane.setWidget(right)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
-        split.addWidget(self.session_panel)
-        split.addWidget(self.right_pane)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        # The tree gives way first, down to its least width, so that the right pane's
+        # controls stay whole; narrower still, the right pane scrolls.
+        split = SharedSplitter(self)
+        split.add_pane(self.session_panel, 680, self.session_panel.least_width)
+        split.add_pane(self.right_pane, 480, self._right_least)
         split.setSizes([680, 480])
         self.splitter = split
         layout = QVBoxLayout(self)
@@ -102,6 +110,8 @@ class Workspace(QWidget):
         self.replay.set_provider(self.preview.provider_picker.provider())
         self.preview.provider_picker.provider_changed.connect(self.replay.set_provider)
         self.replay.overlay_chosen.connect(self._on_replay_overlay_chosen)
+        # Tab into the right pane: it scrolls to the control with the focus.
+        QApplication.instance().focusChanged.connect(self._on_app_focus_changed)
 
     # -- public ---------------------------------------------------------------------------
     def show_session(self, session_id: str, event: dict | None = None) -> None:
@@ -145,6 +155,12 @@ class Workspace(QWidget):
         state.order_changed.connect(self.set_order)
         self.order_changed.connect(state.set_order)
         self.settings_changed.connect(self._on_settings_changed)
+
+    def _right_least(self) -> int:
+        """The right pane's controls whole, and room for its vertical scroll bar."""
+        pane = self.right_pane
+        return (self.right_splitter.minimumSizeHint().width() + 2 * pane.frameWidth()
+                + pane.verticalScrollBar().sizeHint().width())
 
     # The turn tree's commands, offered to the window's View menu.
     def next_finding(self) -> int | None:
@@ -199,6 +215,12 @@ class Workspace(QWidget):
             event, self._pending_event = self._pending_event, None
             self._select(event)
         self.session_shown.emit(data.session_id)
+
+    @Slot(QWidget, QWidget)
+    def _on_app_focus_changed(self, old: QWidget | None, now: QWidget | None) -> None:
+        inner = self.right_pane.widget()
+        if now is not None and inner is not None and inner.isAncestorOf(now):
+            self.right_pane.ensureWidgetVisible(now)
 
     @Slot(object)
     def _on_replay_overlay_chosen(self, overlay) -> None:

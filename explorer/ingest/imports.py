@@ -11,6 +11,7 @@ import json
 import logging
 import os
 from collections.abc import Iterable, Iterator
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -22,6 +23,7 @@ from explorer.formats.json_values import lone_surrogate_error
 from explorer.formats.reader import Reader
 from explorer.ingest import coerce, folders, postgres_source, staging
 from explorer.ingest.postgres_url import is_database_url, without_password
+from explorer.ingest.prefetch import ahead
 from explorer.ingest.report import ACCOUNT_KEYS, FileReport, ImportReport, stored_report
 from explorer.ingest.scan import Chunk, scanned
 from explorer.ingest.steps import DEDUPLICATED, DETAILED, HASHED, INSERTED, REJECTED, STAGED, Steps
@@ -184,24 +186,38 @@ def import_file(
     steps = Steps(path, progress, should_stop)
     # a folder read whole (explorer.formats.log_files) is one input: its files' sizes summed
     files = formats.log_files(path, reader)
+    earlier = store.frame("file_by_path", path=str(path)).to_dicts()
+    hashing = None
     try:
         size = sum(p.stat().st_size for p in files)   # now: a file deleted later has no size
-        digest = steps.file_hash(None if files == [path] else files)
+        # Only a file of the size imported last can be unchanged: its hash is needed before
+        # it is read. Any other is hashed while it is read (the hash is stored with it).
+        if earlier and earlier[0]["status"] == "complete" and earlier[0]["size"] == size:
+            digest = steps.file_hash(None if files == [path] else files)
+            if earlier[0]["sha256"] == digest:
+                report = stored_report(earlier[0])
+                report.unknown_types = dict(store.run("file_unknown_types",
+                                                      file_id=earlier[0]["file_id"]))
+                return report
+        else:
+            hashing = steps.hash_meanwhile(None if files == [path] else files)
     except OSError as exc:   # gone or locked since detect looked at it
         raise LogFileError(path, formats.os_reason(path, exc)) from exc
-    earlier = store.frame("file_by_path", path=str(path)).to_dicts()
-    if earlier and earlier[0]["sha256"] == digest and earlier[0]["status"] == "complete":
-        report = stored_report(earlier[0])
-        report.unknown_types = dict(store.run("file_unknown_types", file_id=earlier[0]["file_id"]))
-        return report
     try:
         # Staged into scratch tables before the file's transaction, chunk by chunk in
         # transactions of their own: what one chunk held is freed (or spilled) before the
         # next, so a file of any size stages in bounded memory.
         store.run("create_record_rows")   # filled by agent-format readers (staging.stage)
         staged = _typed_rows(store, path, reader, steps)
+        if hashing is not None:
+            try:
+                digest = hashing.result()
+            except OSError as exc:
+                raise LogFileError(path, formats.os_reason(path, exc)) from exc
         return _commit(store, path, reader, (digest, size), steps, earlier, staged)
     finally:
+        if hashing is not None:
+            hashing.cancel()
         for temp in ("parsed", "cand", "dups", "record_rows"):
             store.con.execute(f"DROP TABLE IF EXISTS {temp}").fetchall()  # our scratch tables
 
@@ -366,7 +382,7 @@ def _chunks(store: Db, path: Path, reader: Reader, steps: Steps,
             place: _Place) -> Iterator[Chunk]:
     """The file's chunks: as its reader describes the scan, or its records staged."""
     if reader.KIND == "scan":
-        return scanned(store, reader.scan(path, steps.hook(STAGED)))
+        return scanned(store, ahead(partial(reader.scan, path), steps.hook(STAGED)))
     return staging.stage(store, place.follow(reader.records(path)), steps.hook(STAGED))
 
 

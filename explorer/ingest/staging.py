@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
 
 import pyarrow as pa
 
@@ -18,6 +20,7 @@ from explorer.formats import agentscope, fast_json
 from explorer.formats.reader import Lines
 from explorer.formats.record import Record
 from explorer.formats.typed import clean
+from explorer.ingest.prefetch import ahead
 from explorer.ingest.scan import Chunk, int64_array, lines_chunk, register_lines, utf8_array
 from explorer.jobs import ProgressHook
 from explorer.model import CANONICAL_COLUMNS
@@ -37,8 +40,34 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
     """Stage the events (and the rejected records) in blocks; skipped records stage nothing
     but a ``record_rows`` row with their reason. Staged rows are numbered across the whole
     file, in record order; records are numbered from 0 in the order the reader gives them,
-    a restated record (:class:`Record`) from -1 down (explorer.ingest.appending)."""
+    a restated record (:class:`Record`) from -1 down (explorer.ingest.appending).
+
+    The reader runs and its events are written as JSON in a thread of their own
+    (explorer.ingest.prefetch), a block ahead of the one DuckDB stages here."""
     db.run("create_record_rows")
+    for block in ahead(partial(_blocks, records), progress):
+        if block.lines is not None:
+            register_lines(db, block.first_row, block.lines, block.extras)
+        _keep_record_rows(db, block.map_rows, block.map_recs, block.map_skips)
+        if block.lines is not None:
+            yield lines_chunk(block.valid)
+
+
+@dataclass
+class _Block:
+    """One block of staged rows (None when it has none), and its records' rows."""
+
+    first_row: int
+    lines: Lines | None
+    extras: list[bool | None]
+    valid: bool
+    map_rows: list[int | None]
+    map_recs: list[int]
+    map_skips: list[str | None]
+
+
+def _blocks(records: Iterable[Record], progress: ProgressHook | None = None) -> Iterator[_Block]:
+    """The staged blocks of the records, each event written as JSON (no database here)."""
     staged = Lines([], [], [])
     extras: list[bool | None] = []   # per staged row: keys outside the format (None: unknown)
     map_rows: list[int | None] = []
@@ -66,21 +95,16 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
         staged.text.append(text)
         staged.err.append(clean(err))
 
-    def flush() -> Chunk | None:
-        """Stage the block gathered so far: its chunk (None when it has no rows)."""
-        nonlocal first_row, valid
-        chunk = None
-        if staged.line:
-            register_lines(db, first_row, Lines(staged.line, utf8_array(staged.text), staged.err),
-                           extras)
-            chunk = lines_chunk(valid)
-            first_row += len(staged.line)
+    def flush() -> _Block:
+        """The block gathered so far, its lists handed over (new ones begun)."""
+        nonlocal first_row, valid, staged, extras, map_rows, map_recs, map_skips
+        lines = (Lines(staged.line, utf8_array(staged.text), staged.err)
+                 if staged.line else None)
+        block = _Block(first_row, lines, extras, valid, map_rows, map_recs, map_skips)
+        first_row += len(staged.line)
         valid = True
-        _keep_record_rows(db, map_rows, map_recs, map_skips)
-        for column in (staged.line, staged.text, staged.err, extras, map_rows, map_recs,
-                       map_skips):
-            column.clear()
-        return chunk
+        staged, extras, map_rows, map_recs, map_skips = Lines([], [], []), [], [], [], []
+        return block
 
     restated = 0
     for rec, record in enumerate(records):
@@ -104,12 +128,10 @@ def stage(db: Db, records: Iterable[Record], progress: ProgressHook | None = Non
             map_recs.append(rec)
             map_skips.append(clean((record.skipped or NO_EVENTS)[:120]))
         if len(staged.line) >= BLOCK or len(map_recs) >= 4 * BLOCK:
-            if (chunk := flush()) is not None:
-                yield chunk
+            yield flush()
             if progress:
                 progress(done, done + 1)
-    if (chunk := flush()) is not None:
-        yield chunk
+    yield flush()
     if progress:
         progress(done, done)
 

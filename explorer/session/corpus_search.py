@@ -6,23 +6,30 @@ the index of every text's words (:mod:`explorer.search`, brought in step with th
 first: built on the first search after an import), ``queries/corpus_index_search.sql``:
 its words and symbols narrow the events, whose texts are then matched when the index's
 answer is not the match itself. Words of CJK and white space alone give the index nothing
-to ask: they are a *bounded* scan (``queries/corpus_text_search.sql``) of the texts of the
-last :data:`SCAN_TEXTS` import positions (a full scan of 1.4 M texts costs 2 CPU-s); words
-the index narrows to more than :data:`VERIFY_TEXTS` texts to match (common words side by
-side, CJK beside punctuation) have those texts matched among the same last positions only,
-and words whose terms have more than :data:`MOST_POSTINGS` postings are looked up there.
-:func:`find` says where a bounded search began. ``benchmarks/bench_corpus_search.py`` prints what each
-costs. Run off the GUI thread (it takes ``progress`` and ``should_stop``, and is
-interrupted through the store by the caller)."""
+to ask: they are a scan (``queries/corpus_text_search.sql``). A search is made in
+:func:`steps`, each a result: when it cannot be answered at once (≤ 1 s), its first step
+reads the texts of the last :data:`SCAN_TEXTS` import positions only (a full scan of 1.4 M
+texts costs 2 CPU-s): CJK alone; words the index narrows to more than
+:data:`VERIFY_TEXTS` texts to match (common words side by side, CJK beside punctuation);
+words whose terms have more than :data:`MOST_POSTINGS` postings. Its next steps read the
+older texts, :data:`SCAN_TEXTS` import positions each, newest first, adding up what each
+finds, until the last step's result is complete. :func:`find` is the complete result (or
+the first). ``benchmarks/bench_corpus_search.py`` prints what each costs. Run off the GUI
+thread: it takes ``progress`` and ``should_stop``; a stop interrupts the statement running.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from explorer.jobs import ProgressHook, StopHook
+import duckdb
+
+import queries
+from explorer.jobs import Cancelled, ProgressHook, StopHook, check
 from explorer.search import index
 from explorer.search.words import plan
-from explorer.store.db import Db
+from explorer.store.db import Db, run_watched
 
 #: The most sessions listed (the most matching first).
 LIMIT = 1_000
@@ -45,13 +52,21 @@ MOST_POSTINGS = 2_000_000
 
 @dataclass(frozen=True)
 class Found:
-    """What a search found, and where it began reading when it read only the texts of the
-    last import positions (``bounded_from``; None: it read or asked every text); ``bound``:
-    how many import positions such a search reads."""
+    """What a search found so far: its hits; ``bounded_from``, the first import position
+    it read when it read only the texts of the last ones (None: it read or asked every
+    text, the result is complete); ``bound``: how many import positions a bounded first
+    step reads; ``older``: how many import positions the first step left to the next
+    steps (0: none), and ``read``: how many of them were read."""
 
     hits: list[SessionHit]
     bounded_from: int | None
     bound: int
+    older: int = 0
+    read: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.bounded_from is None
 
 
 @dataclass(frozen=True)
@@ -88,56 +103,146 @@ _VERIFIED = {False: "SELECT eid FROM kept",
                    " GROUP BY c.eid HAVING bool_or(/*MATCH*/)"}
 
 
+#: An import position past every event: the end of a range that reads them all.
+_LAST = 2**62
+
+
 def search(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
            bound: int | None = None, most: int | None = None, postings: int | None = None,
            progress: ProgressHook | None = None,
            should_stop: StopHook | None = None) -> list[SessionHit]:
-    """The sessions whose text holds ``words`` (one substring, case folded): :func:`find`'s
-    hits."""
+    """The sessions whose text holds ``words`` (one substring, case folded): the hits of
+    :func:`find`'s complete result."""
     return find(db, words, limit, indexed=indexed, bound=bound, most=most,
                 postings=postings, progress=progress, should_stop=should_stop).hits
 
 
-def find(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
-         bound: int | None = None, most: int | None = None, postings: int | None = None,
-         progress: ProgressHook | None = None,
-         should_stop: StopHook | None = None) -> Found:
-    """The sessions whose text holds ``words`` (one substring, case folded). ``indexed``
+def find(db: Db, words: str, limit: int = LIMIT, *, complete: bool = True, **how) -> Found:
+    """The last of :func:`steps` (its complete result), or with ``complete`` False the
+    first (within 1 s, maybe bounded). ``how``: :func:`steps`'s keywords."""
+    found = None
+    for found in steps(db, words, limit, **how):
+        if not complete:
+            break
+    return found
+
+
+def steps(db: Db, words: str, limit: int = LIMIT, *, indexed: bool = True,
+          bound: int | None = None, most: int | None = None, postings: int | None = None,
+          progress: ProgressHook | None = None,
+          should_stop: StopHook | None = None) -> Iterator[Found]:
+    """The sessions whose text holds ``words`` (one substring, case folded), step by step:
+    one result, complete, or a first one read from the last ``bound`` import positions,
+    then one per ``bound`` older import positions read, the last complete. ``indexed``
     False: a scan of every text whatever the words (what the index is tested against).
-    Words the index cannot narrow read the texts of the last ``bound`` import positions
-    only, and so do words it narrows to more than ``most`` texts to match, or whose terms
-    have more than ``postings`` postings (None: :data:`SCAN_TEXTS`, :data:`VERIFY_TEXTS`,
-    :data:`MOST_POSTINGS`). ``progress`` and ``should_stop`` see the index being brought in
-    step."""
+    The first step is bounded for words the index cannot narrow, words it narrows to more
+    than ``most`` texts to match, or whose terms have more than ``postings`` postings
+    (None: :data:`SCAN_TEXTS`, :data:`VERIFY_TEXTS`, :data:`MOST_POSTINGS`). ``progress``
+    sees the index being brought in step; once ``should_stop()`` is true the statement
+    running is interrupted and :class:`~explorer.jobs.Cancelled` raised."""
     bound = SCAN_TEXTS if bound is None else bound
     words = words.strip()
-    needle = words.lower()
-    if not needle:
-        return Found([], None, bound)
-    asked = plan(words)
-    caseless = asked.caseless and indexed     # the scan it is tested against: RE2's
-    match = {"match": _MATCH[caseless]}
-    value = {"words": words} if caseless else {"pattern": literal_pattern(words)}
-    most = VERIFY_TEXTS if most is None else most
-    postings = MOST_POSTINGS if postings is None else postings
+    if not words:
+        yield Found([], None, bound)
+        return
+    search = _Search(db, words, indexed, should_stop)
+    tally = _Tally(db, words.lower(), limit)
     start = db.one("corpus_scan_from", bound=bound)
-    if not indexed or asked.scan:
-        first = start["first"] if indexed and start["bounded"] else None
-        rows = db.run("corpus_text_search", match, first=first or 0, limit=limit, **value)
+    first = start["first"] if start["bounded"] else None
+    if search.asked is None:
+        if not indexed or first is None:
+            tally.add(search.scan(0, _LAST))
+            yield tally.found(None, bound)
+            return
+        tally.add(search.scan(first, _LAST))
     else:
         index.ensure(db, progress, should_stop)
-        verified = {"verified": _VERIFIED[asked.verify].replace("/*MATCH*/", match["match"])}
-        rows = db.run("corpus_index_search", verified, runs=list(asked.runs[:MAX_RUNS]),
-                      modes=list(asked.modes[:MAX_RUNS]), limit=limit, first=start["first"],
-                      most=most if asked.verify and start["bounded"] else 2**62,
-                      postings=postings if start["bounded"] else 2**62,
-                      **(value if asked.verify else {}))
-        first = start["first"] if rows[0][-1] else None
-        rows = [row[:-1] for row in rows if row[0] is not None]
-    return Found(_hits(rows, needle), first, bound)
+        most = _LAST if first is None else VERIFY_TEXTS if most is None else most
+        postings = _LAST if first is None else MOST_POSTINGS if postings is None else postings
+        rows = search.indexed(0, _LAST, first or 0, most, postings)
+        tally.add(rows)
+        if not rows[0][-1]:
+            yield tally.found(None, bound)
+            return
+    older = first - start["low"]
+    yield tally.found(first, bound, older, 0)
+    for high in range(first - 1, start["low"] - 1, -bound):
+        low = max(start["low"], high - bound + 1)
+        check(should_stop, "the corpus search")
+        tally.add(search.scan(low, high) if search.asked is None else
+                  search.indexed(low, high, 0, _LAST, _LAST))
+        yield tally.found(low if low > start["low"] else None, bound, older, first - low)
 
 
-def _hits(rows: list[tuple], needle: str) -> list[SessionHit]:
-    return [SessionHit(sid, events, {"seq": seq, "sub": sub, "kind": kind, "call_id": call},
-                       snippet(text or "", needle))
-            for sid, events, seq, sub, kind, call, text in rows]
+class _Search:
+    """How the texts of a range of import positions are searched for some words: a scan,
+    or through the index (:attr:`asked`, None for a scan)."""
+
+    def __init__(self, db: Db, words: str, indexed: bool, should_stop: StopHook | None) -> None:
+        self.db, self.should_stop = db, should_stop
+        asked = plan(words)
+        self.asked = asked if indexed and not asked.scan else None
+        caseless = asked.caseless and indexed     # the scan it is tested against: RE2's
+        self.match = _MATCH[caseless]
+        self.value = {"words": words} if caseless else {"pattern": literal_pattern(words)}
+
+    def scan(self, low: int, high: int) -> list[tuple]:
+        """Per session of the texts ``low..high`` holding the words: its id, events, first."""
+        return self._run("corpus_text_search", {"match": self.match}, low=low, high=high,
+                         **self.value)
+
+    def indexed(self, low: int, high: int, first: int, most: int,
+                postings: int) -> list[tuple]:
+        """As :meth:`scan`, through the index, each row ending with whether the candidates
+        were bounded to those from ``first`` on (more than ``most`` texts to match, or
+        their terms more than ``postings`` postings); one row at least."""
+        asked = self.asked
+        verified = _VERIFIED[asked.verify].replace("/*MATCH*/", self.match)
+        return self._run("corpus_index_search", {"verified": verified},
+                         runs=list(asked.runs[:MAX_RUNS]), modes=list(asked.modes[:MAX_RUNS]),
+                         low=low, high=high, first=first,
+                         most=most if asked.verify else _LAST, postings=postings,
+                         **(self.value if asked.verify else {}))
+
+    def _run(self, name: str, fragments: dict, **params) -> list[tuple]:
+        try:
+            return run_watched(self.db, queries.render(name, **fragments), params, None,
+                               self.should_stop)
+        except duckdb.InterruptException as exc:
+            raise Cancelled("the corpus search") from exc
+
+
+class _Tally:
+    """The matching events per session over the steps read, and the first of them; a
+    result of the most matching (with their first match's snippet)."""
+
+    def __init__(self, db: Db, needle: str, limit: int) -> None:
+        self.db, self.needle, self.limit = db, needle, limit
+        self.sessions: dict[str, list] = {}      # session id: [events, (seq, sub, eid)]
+        self.texts: dict[int, tuple] = {}        # eid: kind, call_id, text of a first match
+
+    def add(self, rows: list[tuple]) -> None:
+        for sid, events, first, *_bounded in rows:
+            if sid is None:
+                continue
+            had = self.sessions.get(sid)
+            if had is None:
+                self.sessions[sid] = [events, tuple(first)]
+            else:
+                had[0] += events
+                had[1] = min(had[1], tuple(first))
+
+    def found(self, bounded_from: int | None, bound: int, older: int = 0,
+              read: int = 0) -> Found:
+        top = sorted(self.sessions.items(), key=lambda kv: (-kv[1][0], kv[0]))[:self.limit]
+        wanted = [first[2] for _sid, (_events, first) in top if first[2] not in self.texts]
+        if wanted:
+            for eid, *row in self.db.run("corpus_search_firsts", eids=wanted):
+                self.texts[eid] = tuple(row)
+        hits = []
+        for sid, (events, (seq, sub, eid)) in top:
+            kind, call, text = self.texts[eid]
+            hits.append(SessionHit(sid, events, {"seq": seq, "sub": sub, "kind": kind,
+                                                 "call_id": call},
+                                   snippet(text or "", self.needle)))
+        return Found(hits, bounded_from, bound, older, read)

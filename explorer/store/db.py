@@ -209,14 +209,13 @@ WATCH_POLL_SECONDS = 0.05
 
 
 def run_watched(db: Db, sql: str, params: dict, progress: Callable[[int, int], None] | None,
-                should_stop: Callable[[], bool] | None) -> None:
-    """Run one statement on ``db`` (a connection of its own) while a watcher thread reports
-    DuckDB's progress of it as ``progress(done, 1000)`` and, once ``should_stop()`` turns
-    true, interrupts it (again at each poll: an interrupt sent before the statement starts
-    is lost). The interrupted statement raises ``duckdb.InterruptException``."""
+                should_stop: Callable[[], bool] | None) -> list[tuple]:
+    """Run one statement on ``db`` (a connection of its own) and fetch its rows, while a
+    watcher thread reports DuckDB's progress of it as ``progress(done, 1000)`` and, once
+    ``should_stop()`` turns true, interrupts it (again at each poll: an interrupt sent
+    before the statement starts is lost). The interrupted statement raises ``duckdb.InterruptException``."""
     if progress is None and should_stop is None:
-        db.con.execute(sql, params).fetchall()
-        return
+        return db.con.execute(sql, params).fetchall()
     done = threading.Event()
 
     def watch() -> None:
@@ -235,13 +234,14 @@ def run_watched(db: Db, sql: str, params: dict, progress: Callable[[int, int], N
     watcher = threading.Thread(target=watch, name="statement-watch", daemon=True)
     watcher.start()
     try:
-        db.con.execute(sql, params).fetchall()
+        rows = db.con.execute(sql, params).fetchall()
     finally:
         done.set()
         watcher.join()
     # Not after a failure: in the aborted transaction a RESET would raise and hide why the
     # statement failed (the setting, never printed, then stays on this worker's cursor).
     db.con.execute("RESET enable_progress_bar")
+    return rows
 
 
 #: The memory DuckDB may use while a file is imported; past it, it spills to its temp
