@@ -92,9 +92,17 @@ def import_database(store: Db, url: str, progress: ProgressHook | None = None,
     earlier import of the same URL is replaced). Its digest is the SHA-256 of the rows read."""
     key = without_password(url)
     reading = True   # while the rows are read, progress counts them (read_progress)
+    read_at = HASHED   # the rows read so far, as a step of the bar (noted by the reader)
+    shown = 0
 
     def step_progress(done: int, total: int) -> None:
-        if progress and not reading:
+        # Called in this thread only; the rows are read in staging's thread (prefetch), a
+        # block ahead: their count is shown here, and the bar never goes back.
+        nonlocal shown
+        if reading:
+            done, total = read_at, 1000
+        if progress and done * 1000 // max(total, 1) >= shown:
+            shown = done * 1000 // max(total, 1)
             progress(done, total)
 
     steps = Steps(key, step_progress, should_stop)   # type: ignore[arg-type]  (a URL)
@@ -102,8 +110,8 @@ def import_database(store: Db, url: str, progress: ProgressHook | None = None,
     rows = 0
 
     def read_progress(done: int, total: int) -> None:   # the rows read, of count(*)
-        if progress:
-            progress(HASHED + (STAGED - HASHED) * done // max(total, 1), 1000)
+        nonlocal read_at
+        read_at = HASHED + (STAGED - HASHED) * done // max(total, 1)
 
     class Source:   # a reader of the one "file" the database is (explorer.formats.reader)
         NAME = postgres_source.NAME
