@@ -11,13 +11,14 @@ the ``Task`` call whose ``input.prompt`` is the root's prompt.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.formats import fast_json, inflate
-from explorer.formats.lines import Span
+from explorer.formats import fast_json, inflate, limits
+from explorer.formats.lines import BOM, Span, blocks, is_gzip, line_error
 from explorer.formats.lines import lines as safe_lines
 
 #: A line of an inline sidechain (the first pass reads it; every 2.x line says ``false``).
@@ -78,6 +79,68 @@ def _worth_reading(data: bytes) -> bool:
             or _SIDECHAIN.search(data) is not None)   # every 2.x line says isSidechain: false
 
 
+#: What :func:`_worth_reading` looks for, searched in a block of lines at once (no white
+#: space of the pattern can be a line end: a hit is within one line). One search per
+#: needle: a regular expression of the three would try each byte of the block in turn.
+_NEEDLES = (b'"assistant"', b"agentId")
+_SIDECHAIN_LINE = re.compile(rb'"isSidechain"[ \t\r\f\v]*:[ \t\r\f\v]*true')
+
+
+def _hits(data: bytes) -> list[int]:
+    """Where in ``data`` any of :func:`_worth_reading`'s needles starts, in order."""
+    found = [m.start() for m in _SIDECHAIN_LINE.finditer(data)]
+    for needle in _NEEDLES:
+        at = data.find(needle)
+        while at >= 0:
+            found.append(at)
+            at = data.find(needle, at + 1)
+    return sorted(found)
+
+
+def worth_records(path: Path, span: Span | None = None) -> Iterator[tuple[int, object]]:
+    """(line number, JSON value) of the lines of the file (of its ``span``) that
+    :func:`_worth_reading` takes and that are readable JSON: ``fast_json.loads`` of each
+    line of ``lines(path, span, _worth_reading)``, the others passed over.
+
+    Found faster: each block of lines is searched for what :func:`_worth_reading` looks for
+    instead of asking it line by line, and only the lines with a hit are split out; a line
+    orjson reads and writes back is UTF-8 and nests no deeper than the depth limit, so it is
+    not checked again (explorer.formats.lines.json_lines takes it the same way)."""
+    if fast_json.REFERENCE or limits.current().max_json_depth < fast_json.ORJSON_DEPTH:
+        for line, data in lines(path, span, _worth_reading):
+            try:
+                yield line, fast_json.loads(data)
+            except ValueError:
+                continue
+        return
+    gz = is_gzip(path)
+    for block in blocks(path, span=span):
+        if block.long:
+            continue
+        data = block.data.removeprefix(BOM) if block.offset == 0 else block.data
+        offset = block.offset + len(block.data) - len(data)
+        number, counted, end = block.first_line, 0, -1
+        for hit in _hits(data):
+            if hit < end:
+                continue   # on the line taken already
+            start = data.rfind(b"\n", 0, hit) + 1
+            end = data.find(b"\n", hit)
+            if end < 0:   # the block's last line, with no line end after it
+                end = len(data)
+            number += data.count(b"\n", counted, start)
+            counted = start
+            body = data[start:end].removesuffix(b"\r")
+            value = fast_json.compact_object(body)
+            if value is None:
+                if line_error(body, offset + start, gz) is not None:
+                    continue
+                try:
+                    value = json.loads(body, parse_constant=fast_json.note_constant)
+                except ValueError:
+                    continue
+            yield number, value
+
+
 def scan(path: Path, span: Span | None = None, found: Scan | None = None) -> Scan:
     """The first pass over the file, or its ``span``; with ``found`` (what a pass over the
     lines before the span found), that pass carried on over the span's lines, ``found``
@@ -87,11 +150,7 @@ def scan(path: Path, span: Span | None = None, found: Scan | None = None) -> Sca
     found.touched, found.new_agents, found.new_roots = set(), set(), set()
     agents = set(found.agents)
     prompts, root_prompts = found.prompts, found.root_prompts
-    for line, data in lines(path, span, _worth_reading):
-        try:
-            record = fast_json.loads(data)
-        except ValueError:
-            continue
+    for line, record in worth_records(path, span):
         if not isinstance(record, dict):
             continue
         _note_agent(found.agents, record)

@@ -14,10 +14,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import orjson
+
+from explorer.formats import fast_json, limits
+from explorer.formats.lines import lines as text_lines
 from explorer.formats.lines import placed_json_lines
 from explorer.formats.typed import WrongType, items, opt_text
 
@@ -138,11 +142,20 @@ class Usage:
 
 def scan(path: Path) -> Plan:
     """The first pass: session id, usage placement, and the user-role items to mirror."""
+    if not fast_json.REFERENCE and limits.current().max_json_depth >= fast_json.ORJSON_DEPTH:
+        try:
+            return _scan(path, _noted_fast(path))
+        except _NotFast:
+            pass   # a line the fast path does not take: the file is read the reference way
+    return _scan(path, ((line, rec) for line, rec, *_ in lines(path)))
+
+
+def _scan(path: Path, noted: Iterable[tuple[int, dict | None]]) -> Plan:
     plan = Plan("")
     usage = Usage(plan)
     mirrors: Counter = Counter()
     users: list[tuple[int, list[str]]] = []
-    for line, rec, *_ in lines(path):
+    for line, rec in noted:
         try:
             _note(line, rec, plan, usage, mirrors, users)
         except WrongType:
@@ -175,6 +188,55 @@ def _note(line: int, rec: dict | None, plan: Plan, usage: Usage, mirrors: Counte
         usage.boundary()
         if etype == "message" and p.get("role") == "user":
             users.append((line, texts(p.get("content"))))
+
+
+#: event_msg types the first pass learns from (:func:`_note`); the others it passes over.
+_NOTED_MSGS = frozenset({"user_message", "token_count", "exec_command_end", "function_call",
+                         "function_call_output", "message"}) | _OUTPUT
+
+
+def _inert(rec: dict) -> bool:
+    """Whether :func:`_note` learns nothing from the record (a reasoning item, a snapshot,
+    the configuration, an event_msg mirror or progress): what it does with None."""
+    kind, p = rec.get("type"), rec.get("payload")
+    if type(p) is not dict or type(kind) is not str or kind not in ENVELOPES:
+        return False
+    etype = p.get("type")
+    return (kind == "turn_context"
+            or (kind == "response_item" and etype in ("reasoning", "ghost_snapshot"))
+            or (kind == "event_msg" and type(etype) is str and etype not in _NOTED_MSGS))
+
+
+class _NotFast(Exception):
+    """A line :func:`_noted_fast` does not take."""
+
+
+def _noted_fast(path: Path) -> Iterator[tuple[int, dict]]:
+    """The records the first pass learns from, as :func:`lines` gives them, without its
+    work on every line: a line holding one inert record (:func:`_inert`) is passed over
+    (whatever :func:`lines` would make of it, the first pass learns nothing from it); any
+    other is taken as orjson reads it when orjson writes it back byte for byte (what
+    explorer.formats.lines takes first). Any other line (not compact JSON, unreadable,
+    glued records) raises :class:`_NotFast`. The caller checks the depth limit."""
+    loads, dumps = orjson.loads, orjson.dumps
+    for line in text_lines(path, checked=False):
+        if line.error is not None:
+            raise _NotFast
+        try:
+            rec = loads(line.data)
+        except (orjson.JSONDecodeError, TypeError):
+            raise _NotFast from None
+        if type(rec) is not dict:
+            raise _NotFast
+        if _inert(rec):
+            continue
+        try:
+            same = dumps(rec) == line.data
+        except TypeError:
+            raise _NotFast from None
+        if not same:
+            raise _NotFast
+        yield line.number, rec
 
 
 def prompts(users: list[tuple[int, list[str]]], mirrors: Counter) -> set[int]:

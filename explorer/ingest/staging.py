@@ -28,8 +28,11 @@ from explorer.store.db import Db
 
 __all__ = ["BLOCK", "NO_EVENTS", "Record", "stage"]
 
-#: Events staged per chunk.
+#: Events staged per chunk, at most; and the JSON bytes past which a chunk is staged
+#: sooner (a Codex event's raw carries its response's reasoning: 20,000 of them held
+#: several hundred MB in each of the blocks made ahead).
 BLOCK = 20_000
+BLOCK_BYTES = 32 << 20
 #: The canonical columns: an event with a key outside them has_extra (jsonl_source.sql).
 KNOWN = frozenset(CANONICAL_COLUMNS)
 #: Why a record that is neither rejected nor skipped gave no event (a reader's oversight).
@@ -80,8 +83,11 @@ def _blocks(records: Iterable[Record], progress: ProgressHook | None = None) -> 
     # then need not check (json_valid) before it reads it (explorer.ingest.scan.lines_chunk).
     valid = True
 
+    held = 0   # bytes of JSON text in the block
+
     def add(rec: int, line: int, text: str | bytes | None, err: str | None,
             extra: bool | None = None) -> None:
+        nonlocal held
         map_rows.append(first_row + len(staged.line))
         extras.append(extra)
         map_recs.append(rec)
@@ -94,15 +100,16 @@ def _blocks(records: Iterable[Record], progress: ProgressHook | None = None) -> 
             text = clean(text, json_text=err is None).encode("utf-8")
         staged.text.append(text)
         staged.err.append(clean(err))
+        held += 0 if text is None else len(text)
 
     def flush() -> _Block:
         """The block gathered so far, its lists handed over (new ones begun)."""
-        nonlocal first_row, valid, staged, extras, map_rows, map_recs, map_skips
+        nonlocal first_row, valid, staged, extras, map_rows, map_recs, map_skips, held
         lines = (Lines(staged.line, utf8_array(staged.text), staged.err)
                  if staged.line else None)
         block = _Block(first_row, lines, extras, valid, map_rows, map_recs, map_skips)
         first_row += len(staged.line)
-        valid = True
+        valid, held = True, 0
         staged, extras, map_rows, map_recs, map_skips = Lines([], [], []), [], [], [], []
         return block
 
@@ -127,7 +134,7 @@ def _blocks(records: Iterable[Record], progress: ProgressHook | None = None) -> 
             map_rows.append(None)
             map_recs.append(rec)
             map_skips.append(clean((record.skipped or NO_EVENTS)[:120]))
-        if len(staged.line) >= BLOCK or len(map_recs) >= 4 * BLOCK:
+        if len(staged.line) >= BLOCK or len(map_recs) >= 4 * BLOCK or held >= BLOCK_BYTES:
             yield flush()
             if progress:
                 progress(done, done + 1)
