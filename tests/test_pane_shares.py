@@ -59,7 +59,10 @@ def shown_on(qtbot, window, room: QRect):
     qtbot.waitExposed(window)
     with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
         window.select_session("k0000")
-    qtbot.wait(50)   # the layouts settle on the texts the session gave
+    # the background work done (the replay strip's labels are set by it), then the layouts
+    # settle on the texts the session gave
+    qtbot.waitUntil(lambda: not window.jobs.is_busy(), timeout=WAIT)
+    qtbot.wait(50)
 
 
 def cut_parts(window) -> list[str]:

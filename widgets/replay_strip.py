@@ -89,7 +89,11 @@ class ReplayStrip(QWidget):
         self.trigger_edit.setMinimumWidth(90)
         self.in_tree = QCheckBox("Show the call in the tree", self)
         self.in_tree.toggled.connect(self._on_in_tree_toggled)
-        self.first_invalid = QPushButton("First invalid call", self)
+        # As wide as its longest label from the start: set later (the session's replay is
+        # worked out in the background), a longer one was cut in a pane shared already.
+        self.first_invalid = QPushButton("First invalid call (#9999999)", self)
+        self.first_invalid.setMinimumWidth(self.first_invalid.sizeHint().width())
+        self.first_invalid.setText("First invalid call")
         self.first_invalid.clicked.connect(self._on_first_invalid_clicked)
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setSingleStep(1)
