@@ -101,8 +101,9 @@ def import_database(store: Db, url: str, progress: ProgressHook | None = None,
         nonlocal shown
         if reading:
             done, total = read_at, 1000
-        if progress and done * 1000 // max(total, 1) >= shown:
-            shown = done * 1000 // max(total, 1)
+        at = done * 1000 // max(total, 1)
+        if progress and at >= shown:
+            shown = at
             progress(done, total)
 
     steps = Steps(key, step_progress, should_stop)   # type: ignore[arg-type]  (a URL)
@@ -196,19 +197,20 @@ def import_file(
     files = formats.log_files(path, reader)
     earlier = store.frame("file_by_path", path=str(path)).to_dicts()
     hashing = None
+    hashed = None if files == [path] else files   # a folder: its files, named and sized
     try:
         size = sum(p.stat().st_size for p in files)   # now: a file deleted later has no size
         # Only a file of the size imported last can be unchanged: its hash is needed before
         # it is read. Any other is hashed while it is read (the hash is stored with it).
         if earlier and earlier[0]["status"] == "complete" and earlier[0]["size"] == size:
-            digest = steps.file_hash(None if files == [path] else files)
+            digest = steps.file_hash(hashed)
             if earlier[0]["sha256"] == digest:
                 report = stored_report(earlier[0])
                 report.unknown_types = dict(store.run("file_unknown_types",
                                                       file_id=earlier[0]["file_id"]))
                 return report
         else:
-            hashing = steps.hash_meanwhile(None if files == [path] else files)
+            hashing = steps.hash_meanwhile(hashed)
     except OSError as exc:   # gone or locked since detect looked at it
         raise LogFileError(path, formats.os_reason(path, exc)) from exc
     try:
