@@ -47,12 +47,27 @@ def pytest_runtest_teardown(item):
         return (yield)
     finally:
         item.__dict__.pop("held_widgets", None)
+        # Once the GUI-thread collector is on (widgets/gui_gc.py), a test that runs no event
+        # loop leaves its cycles to this check, on the main thread between tests.
+        from PySide6.QtCore import QCoreApplication
+        collector = getattr(QCoreApplication.instance(), "_turnscope_gc", None)
+        if collector is not None:
+            collector.check()
 
 
 def pytest_sessionfinish(session, exitstatus):
     # The window tests turn automatic collection off (widgets/gui_gc.py): what is left is
     # collected while QApplication still exists, not by Python's exit in any order.
     __import__("gc").collect()
+
+
+@pytest.fixture(scope="session")
+def qapp(qapp):
+    """pytest-qt's application, collecting cycles on the GUI thread only, as the app's own
+    (widgets.app.application) does."""
+    from widgets.gui_gc import collect_on_gui_thread
+    collect_on_gui_thread(qapp)
+    return qapp
 
 
 @pytest.fixture

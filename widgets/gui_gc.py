@@ -14,6 +14,8 @@ deleted with ``deleteLater`` (widgets.app) rather than left to the collector.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtCore import QCoreApplication
@@ -33,3 +35,19 @@ def collect_on_gui_thread(app: QCoreApplication) -> GarbageCollector:
         app.aboutToQuit.connect(gc.collect)
         app._turnscope_gc = collector
     return collector
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """No cyclic collection inside (many objects made at once), and the collector's state
+    restored after: an unconditional ``gc.enable()`` there had undone the GUI-thread-only
+    collection, and a collection on a replay's pool thread then deadlocked with the GUI
+    thread (the worker freeing a QObject waited for the GIL while holding Qt's lock; the
+    GUI thread, holding the GIL, waited for that lock; seen in CI)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

@@ -15,7 +15,6 @@ parent over the rows whose state changed, so expansion and selection survive.
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
 from typing import Any
 
@@ -27,6 +26,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from explorer.session.event_texts import FrameTexts, Texts
 from explorer.session.turn_tree import TurnTree
 from explorer.session.view_overlay import SyntheticItem, ViewOverlay
+from widgets.gui_gc import collection_paused
 from widgets.mark_style import BADGES_ROLE, OUT_OF_VIEW_COLOUR, STYLES
 from widgets.turn_tree_cells import COLUMNS, COST, MARK, SEQ, TurnTreeCells
 from widgets.turn_tree_overlay import Node, TurnTreeOverlay, number
@@ -81,11 +81,8 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         start, end = len(self._turns), min(len(self._turns) + count, len(self._top_rows))
         # Many turns at once (expand all on a big session): the cyclic GC, run again and
         # again over a heap of millions of objects while they are made, took 1.1 s of 1.6.
-        gc.disable()
-        try:
+        with collection_paused():
             made = [Node(self._root, turn=t) for t in range(start, end)]
-        finally:
-            gc.enable()
         self._turns += made
         at = len(self._root.children)
         self._root.children += made
