@@ -62,6 +62,19 @@ def scanned(db: Db, scans: Iterator[Scan]) -> Iterator[Chunk]:
             row_no += len(scan.line)
 
 
+#: Rows per Arrow batch of a registered table. DuckDB's scan of a registered Arrow table takes
+#: one batch per task, and a block registered as one batch of 20,000 lines is read by one
+#: thread in one piece: in 2,048-row batches (DuckDB's vector size) the parse that follows
+#: (insert_parsed) took 0.07 s instead of 0.26 s for 20,000 canonical lines.
+STAGE_BATCH_ROWS = 2048
+
+
+def register_batched(db: Db, name: str, table: pa.Table) -> None:
+    """Register ``table`` under ``name`` in batches of STAGE_BATCH_ROWS rows."""
+    db.con.register(name, pa.Table.from_batches(
+        table.to_batches(max_chunksize=STAGE_BATCH_ROWS), table.schema))
+
+
 def register_lines(db: Db, first_row: int, lines: Lines,
                    extra: list[bool | None] | None = None) -> None:
     """Register a block of lines (numbered from ``first_row``, unless the block numbers its
@@ -71,7 +84,7 @@ def register_lines(db: Db, first_row: int, lines: Lines,
     written by orjson); None where DuckDB looks at its keys (jsonl_source.sql)."""
     numbers = (np.arange(first_row, first_row + len(lines.line), dtype=np.int64)
                if lines.row_no is None else lines.row_no)
-    db.con.register("stage_lines", pa.table({
+    register_batched(db, "stage_lines", pa.table({
         "row_no": _array(numbers, pa.int64()),
         "line": _array(lines.line, pa.int64()),
         "src": _array(lines.text, pa.string()),
@@ -167,7 +180,7 @@ def _checked_lines(db: Db, first_row: int, lines: Lines) -> tuple[Lines, bool]:
 
 def rows_chunk(db: Db, rows: Rows) -> Chunk:
     """Register a block of rows split into fields (CSV) as the table stage_csv."""
-    db.con.register("stage_csv", pa.table({
+    register_batched(db, "stage_csv", pa.table({
         "row_no": pa.array(rows.row_no, pa.int64()),
         "line": pa.array(rows.line, pa.int64()),
         "err": pa.array(rows.err, pa.string()),

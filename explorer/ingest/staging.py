@@ -21,7 +21,14 @@ from explorer.formats.reader import Lines
 from explorer.formats.record import Record
 from explorer.formats.typed import clean
 from explorer.ingest.prefetch import ahead
-from explorer.ingest.scan import Chunk, int64_array, lines_chunk, register_lines, utf8_array
+from explorer.ingest.scan import (
+    Chunk,
+    int64_array,
+    lines_chunk,
+    register_batched,
+    register_lines,
+    utf8_array,
+)
 from explorer.jobs import ProgressHook
 from explorer.model import CANONICAL_COLUMNS
 from explorer.store.db import Db
@@ -147,7 +154,7 @@ def _keep_record_rows(db: Db, rows: list, recs: list, skips: list) -> None:
     """Append which record each staged row came from (and the skipped records)."""
     if not recs:
         return
-    db.con.register("stage_records", pa.table({
+    register_batched(db, "stage_records", pa.table({
         "row_no": int64_array(rows),
         "rec": int64_array(recs),
         "skipped": utf8_array([None if s is None else s.encode("utf-8") for s in skips]),
