@@ -50,7 +50,7 @@ def test_the_memory_limit_is_bounded_during_an_import_and_given_back(store, log)
     seen = []
     other = store.cursor()   # the limit is the database's: seen from another connection
     import_paths(store, [log], progress=lambda *_: seen.append(_limit(other)))
-    assert set(seen[1:-1]) == {"512.0 MiB"} and IMPORT_MEMORY == 512 * 2**20
+    assert set(seen[1:-1]) == {"1.0 GiB"} and IMPORT_MEMORY == 2**30
     assert _limit(store) == before
     store.con.execute("SET memory_limit = '100MB'")     # lower already: left alone
     lower = _limit(store)
