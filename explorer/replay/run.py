@@ -8,7 +8,7 @@ since; :meth:`Replay.request` rebuilds it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -26,14 +26,12 @@ from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy
 from explorer.jobs import check
 from explorer.replay import stretch
+from explorer.replay.call_table import Calls
 from explorer.replay.calls import call_positions
 from explorer.replay.memory import Memory, Names, compact, events, reading
 from explorer.replay.speculation import decided
 from explorer.replay.triggers import Reading, Trigger
 
-#: The per-call keys of ``replay --json`` (REPLAY.md, "Figures").
-CALL_KEYS = ("index", "event", "cost", "compacted", "dropped", "orphan_results",
-             "orphan_calls", "empty", "over")
 #: Per kind code: a view holding it is not empty (CONTENT_KINDS; a lookup, not an isin).
 _CONTENT = np.isin(np.arange(len(KIND_NAMES)), CONTENT_KINDS)
 #: The session keys.
@@ -65,19 +63,6 @@ class ReplayLog:
 
 
 @dataclass
-class Call:
-    """One model call: where it is made, what its request holds and its figures."""
-
-    index: int
-    position: int              # the event e[i_j] it is made before
-    base: Memory               # the memory of the latest compaction (at or before this call)
-    tail: np.ndarray           # the events appended since, in order
-    figures: dict = field(default_factory=dict)
-    recorded: bool = False     # a SUMMARY of the log arrived since the previous call
-    turns: int = 0             # turn-opening USER events the request holds (a turn trigger's count)
-
-
-@dataclass
 class Replay:
     """A session replayed: its calls and the session figures."""
 
@@ -85,12 +70,12 @@ class Replay:
     trigger: Trigger
     strategy: Strategy
     budget: int | None
-    calls: list[Call]
+    calls: Calls
     figures: dict
 
     def request(self, j: int) -> Memory:
-        call = self.calls[j]
-        return call.base.join(events(self.rlog.log, call.tail)) if len(call.tail) else call.base
+        base, tail = self.calls.base(j), self.calls.tail(j)
+        return base.join(events(self.rlog.log, tail)) if len(tail) else base
 
     def items(self, j: int) -> list[dict]:
         """The request of call ``j`` as items (``view --json``'s shape)."""
@@ -108,7 +93,8 @@ class Replay:
     def as_dict(self) -> dict:
         return {"session_id": self.rlog.log.session_id, "trigger": self.trigger.text,
                 "strategy": self.strategy.text, "budget": self.budget,
-                "calls": [c.figures for c in self.calls], "figures": self.figures}
+                "calls": [self.calls.figures(j) for j in range(len(self.calls))],
+                "figures": self.figures}
 
 
 def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
@@ -134,8 +120,7 @@ def judged(rp: Replay, judge) -> Replay:
     (the provider rejects its request), per session the number of calls each rejects."""
     verdicts = judge.memories(rp.rlog.log, len(rp.calls), rp.request)
     for name, v in verdicts.items():
-        for call, rejected in zip(rp.calls, v.tolist()):
-            call.figures[name] = rejected
+        rp.calls.extra[name] = np.asarray(v, dtype=bool)
         rp.figures[name] = int(np.count_nonzero(v))
     return rp
 
@@ -145,7 +130,7 @@ class _State:
     """A replay between two calls: the calls made, the memory after the last of them (made
     before ``prev``) and the request's shared part (``base``, events since ``tail_from``)."""
 
-    calls: list
+    calls: Calls
     mem: Memory
     prev: int
     base: Memory
@@ -175,7 +160,7 @@ def _replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
 
 def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int | None,
                    settings: CompactionSettings, positions: list[int], state: _State | None,
-                   should_stop, fast: bool = False) -> list[Call]:
+                   should_stop, fast: bool = False) -> Calls:
     """The general replay from ``state`` on (None: from the start): the strategy applied to
     the memory read as a log at each call where the trigger fires. ``fast``: the
     compactions ahead decided many at once (:mod:`explorer.replay.speculation`) until one
@@ -183,7 +168,8 @@ def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget
     log = rlog.log
     names = Names(log)
     is_recorded = strategy.family == "recorded"
-    state = state or _State([], Memory.empty(), 0, Memory.empty(), 0)
+    state = state or _State(Calls(log, budget, unarchived=is_recorded), Memory.empty(), 0,
+                            Memory.empty(), 0)
     calls, mem, prev, base, tail_from = (state.calls, state.mem, state.prev, state.base,
                                          state.tail_from)
     ahead = _Ahead(rlog, trigger, strategy, budget or 1, settings, positions) \
@@ -207,18 +193,14 @@ def _replay_memory(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget
         compacted = fired and not mem.same(grown)
         if compacted or j == 0:
             base, tail_from = mem, i
-            tail = np.zeros(0, dtype=np.int64)
-        else:
-            tail = np.arange(tail_from, i)
-            if is_recorded:
-                tail = tail[~log.archived[tail]]
         # what a compaction keeps of the log's events was in memory before it (each once)
         dropped = int(np.count_nonzero(grown.src >= 0) - np.count_nonzero(mem.src >= 0)) \
             if fired else 0
-        call = Call(j, i, base, tail, recorded=recorded_here,
-                    turns=int(np.count_nonzero(rlog.opens_turn[mem.src[mem.src >= 0]])))
-        call.figures = _call_figures(log, mem, j, i, compacted, dropped, budget)
-        calls.append(call)
+        orphan_results, orphan_calls = orphans(mem)
+        logged = mem.src >= 0
+        calls.add(i, base, tail_from, int(mem.cost.sum()), bool(compacted), dropped,
+                  orphan_results, orphan_calls, not bool((_CONTENT[mem.kind] & logged).any()),
+                  recorded_here, int(np.count_nonzero(rlog.opens_turn[mem.src[logged]])))
         prev = i
     return calls
 
@@ -286,7 +268,7 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
     is_result = (log.kind == RESULT) & has_id
     is_call = (log.kind == CALL) & has_id
     needs_reading = any(name == "messages" for name, _, _ in trigger.parts)
-    calls, m, prev, base, tail_from = [], 0, 0, Memory.empty(), 0
+    calls, m, prev, base, tail_from = Calls(log, budget), 0, 0, Memory.empty(), 0
     for j, i in enumerate(positions):
         if j % 256 == 0:
             check(should_stop, "replay")
@@ -303,23 +285,15 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
         compacted = k != m
         if compacted or j == 0:
             base, tail_from = events(log, np.arange(k, i)), i
-            tail = np.zeros(0, dtype=np.int64)
-        else:
-            tail = np.arange(tail_from, i)
         span = slice(k, i)
         orphan_results = int(np.count_nonzero(is_result[span] & (log.prev_call[span] < k)))
         nr = log.next_result[span]
         orphan_calls = int(np.count_nonzero(is_call[span] & ((nr < 0) | (nr >= i))))
         kinds = log.kind[span]
         cost = int(total[i] - total[k])
-        call = Call(j, i, base, tail, recorded=bool(np.any(log.kind[prev:i] == SUMMARY)),
-                    turns=int(opens[i] - opens[k]))
-        call.figures = {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
-                        "cost": cost, "compacted": compacted, "dropped": k - m,
-                        "orphan_results": orphan_results, "orphan_calls": orphan_calls,
-                        "empty": not bool(_CONTENT[kinds].any()),
-                        "over": cost > budget}
-        calls.append(call)
+        calls.add(i, base, tail_from, cost, compacted, k - m, orphan_results, orphan_calls,
+                  not bool(_CONTENT[kinds].any()), bool(np.any(log.kind[prev:i] == SUMMARY)),
+                  int(opens[i] - opens[k]))
         m, prev = k, i
     return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
 
@@ -334,18 +308,6 @@ def _recorded(log: SessionLog, mem: Memory, new: np.ndarray) -> Memory:
     last = int(summaries[-1])
     kept = mem.join(events(log, new[:last]))
     return kept.take(kept.kind == SYSTEM).join(events(log, new[last:]))
-
-
-def _call_figures(log: SessionLog, m: Memory, j: int, i: int, compacted: bool,
-                  dropped: int, budget: int | None) -> dict:
-    orphan_results, orphan_calls = orphans(m)
-    content = _CONTENT[m.kind] & (m.src >= 0)
-    cost = int(m.cost.sum())
-    return {"index": j, "event": {"seq": int(log.seq[i]), "sub": int(log.sub[i])},
-            "cost": cost, "compacted": bool(compacted), "dropped": dropped,
-            "orphan_results": orphan_results, "orphan_calls": orphan_calls,
-            "empty": not bool(content.any()),
-            "over": (cost > budget) if budget is not None else None}
 
 
 def orphans(m: Memory) -> tuple[int, int]:
@@ -368,11 +330,11 @@ def orphans(m: Memory) -> tuple[int, int]:
     return orphan_results, orphan_calls
 
 
-def session_figures(calls: list[Call]) -> dict:
+def session_figures(calls: Calls) -> dict:
     """calls, compactions, peak_cost, first_invalid_call, invalid_calls (REPLAY.md)."""
-    invalid = [c.index for c in calls
-               if c.figures["orphan_results"] or c.figures["orphan_calls"]]
-    return {"calls": len(calls), "compactions": sum(c.figures["compacted"] for c in calls),
-            "peak_cost": max((c.figures["cost"] for c in calls), default=0),
-            "first_invalid_call": invalid[0] if invalid else None,
+    invalid = calls.invalid()
+    cost = calls.column("cost")
+    return {"calls": len(calls), "compactions": int(np.count_nonzero(calls.column("compacted"))),
+            "peak_cost": int(cost.max()) if len(cost) else 0,
+            "first_invalid_call": int(invalid[0]) if len(invalid) else None,
             "invalid_calls": len(invalid)}

@@ -73,19 +73,17 @@ class Sawtooth:
 
 def sawtooth(rp: Replay) -> Sawtooth:
     calls = rp.calls
-    cost = np.array([c.figures["cost"] for c in calls], dtype=np.int64)
-    compacted = np.array([c.index for c in calls if c.figures["compacted"]], dtype=np.int64)
-    recorded = np.array([c.index for c in calls if c.recorded], dtype=np.int64)
-    invalid = np.array([c.index for c in calls
-                        if c.figures["orphan_results"] or c.figures["orphan_calls"]],
-                       dtype=np.int64)
+    cost = calls.column("cost").copy()
+    compacted = np.flatnonzero(calls.column("compacted")).astype(np.int64)
+    recorded = np.flatnonzero(calls.column("recorded")).astype(np.int64)
+    invalid = calls.invalid().astype(np.int64)
     simulated = rp.strategy.family != "recorded"
     costs = [v * w if name == "fraction" else v for name, v, w in rp.trigger.parts
              if name in ("tokens", "fraction")]
     turns = [v for name, v, _ in rp.trigger.parts if name == "turns"]
     return Sawtooth(cost, compacted, recorded, invalid,
                     min(costs) if costs and simulated else None,
-                    np.array([c.turns for c in calls], dtype=np.int64),
+                    calls.column("turns").copy(),
                     min(turns) if turns and simulated else None)
 
 
@@ -93,7 +91,9 @@ def rejected_calls(rp: Replay, provider: str) -> np.ndarray:
     """The calls whose request ``provider`` rejects (the replay was judged for it: REPLAY.md,
     ``rejected_<provider>``); empty when it was not."""
     name = figure_name(provider)
-    return np.array([c.index for c in rp.calls if c.figures.get(name)], dtype=np.int64)
+    flags = rp.calls.extra.get(name)
+    return np.flatnonzero(flags).astype(np.int64) if flags is not None \
+        else np.zeros(0, dtype=np.int64)
 
 
 def first_rejected_call(rp: Replay, provider: str | None) -> int | None:

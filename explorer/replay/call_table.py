@@ -1,0 +1,112 @@
+"""The model calls of one replay, kept as columns (REPLAY.md, "Figures").
+
+A session of 3M events makes 1.5M calls: one object and two dicts per call held 1.4 GB
+(and each call's tail, the events appended since the last compaction, as its own array:
+63M positions more). Here a call is a row of compact columns; its tail is the range
+``[tail_from, position)``; :class:`Call` and its ``figures`` dict are made when read.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from explorer.compaction.log import SessionLog
+from explorer.replay.memory import Memory
+
+#: The per-call keys of ``replay --json`` (REPLAY.md, "Figures").
+CALL_KEYS = ("index", "event", "cost", "compacted", "dropped", "orphan_results",
+             "orphan_calls", "empty", "over")
+#: The columns of a call, and their array type codes (``q``: int64, ``b``: a flag).
+_COLUMNS = {"position": "q", "base": "q", "tail_from": "q", "cost": "q", "dropped": "q",
+            "orphan_results": "q", "orphan_calls": "q", "turns": "q", "compacted": "b",
+            "empty": "b", "recorded": "b"}
+
+
+@dataclass
+class Call:
+    """One model call: where it is made, what its request holds and its figures."""
+
+    index: int
+    position: int              # the event e[i_j] it is made before
+    base: Memory               # the memory of the latest compaction (at or before this call)
+    tail: np.ndarray           # the events appended since, in order
+    figures: dict = field(default_factory=dict)
+    recorded: bool = False     # a SUMMARY of the log arrived since the previous call
+    turns: int = 0             # turn-opening USER events the request holds (a turn trigger's count)
+
+
+class Calls(Sequence):
+    """The calls of a replay in order, appended one at a time (:meth:`add`), read like a
+    list of :class:`Call`. ``budget`` None: ``over`` is None (the strategy takes none).
+    ``unarchived``: a call's tail leaves out the archived events (the ``recorded`` replay).
+    Figures added after the replay (a provider's ``rejected_<provider>``) are columns of
+    :attr:`extra`, after :data:`CALL_KEYS` in each call's figures."""
+
+    def __init__(self, log: SessionLog, budget: int | None, unarchived: bool = False) -> None:
+        self.log, self.budget, self.unarchived = log, budget, unarchived
+        self._columns = {name: array(code) for name, code in _COLUMNS.items()}
+        self.bases: list[Memory] = []
+        self.extra: dict[str, np.ndarray] = {}
+
+    def add(self, position: int, base: Memory, tail_from: int, cost: int, compacted: bool,
+            dropped: int, orphan_results: int, orphan_calls: int, empty: bool,
+            recorded: bool, turns: int) -> None:
+        """Append the next call; ``base`` is kept once however many calls share it."""
+        if not self.bases or self.bases[-1] is not base:
+            self.bases.append(base)
+        values = {"position": position, "base": len(self.bases) - 1, "tail_from": tail_from,
+                  "cost": cost, "dropped": dropped, "orphan_results": orphan_results,
+                  "orphan_calls": orphan_calls, "turns": turns, "compacted": compacted,
+                  "empty": empty, "recorded": recorded}
+        for name, value in values.items():
+            self._columns[name].append(value)
+
+    def column(self, name: str) -> np.ndarray:
+        """One column of every call (a view of the column, not a copy; flags as bool)."""
+        values = self._columns[name]
+        dtype = np.int64 if values.typecode == "q" else np.int8
+        out = np.frombuffer(values, dtype=dtype) if len(values) else np.zeros(0, dtype=dtype)
+        return out.astype(bool) if dtype is np.int8 else out
+
+    def invalid(self) -> np.ndarray:
+        """The calls whose request holds an orphan result or call."""
+        return np.flatnonzero((self.column("orphan_results") > 0)
+                              | (self.column("orphan_calls") > 0))
+
+    def tail(self, j: int) -> np.ndarray:
+        """The events call ``j``'s request holds after its base, in order."""
+        tail = np.arange(self._columns["tail_from"][j], self._columns["position"][j])
+        return tail[~self.log.archived[tail]] if self.unarchived and len(tail) else tail
+
+    def base(self, j: int) -> Memory:
+        return self.bases[self._columns["base"][j]]
+
+    def figures(self, j: int) -> dict:
+        """Call ``j``'s figures, :data:`CALL_KEYS` then the extra columns (Python values)."""
+        c, i = self._columns, self._columns["position"][j]
+        cost = c["cost"][j]
+        out = {"index": j, "event": {"seq": int(self.log.seq[i]), "sub": int(self.log.sub[i])},
+               "cost": cost, "compacted": bool(c["compacted"][j]), "dropped": c["dropped"][j],
+               "orphan_results": c["orphan_results"][j], "orphan_calls": c["orphan_calls"][j],
+               "empty": bool(c["empty"][j]),
+               "over": (cost > self.budget) if self.budget is not None else None}
+        out.update({name: bool(v[j]) for name, v in self.extra.items()})
+        return out
+
+    def __len__(self) -> int:
+        return len(self._columns["position"])
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return [self[k] for k in range(*j.indices(len(self)))]
+        if j < 0:
+            j += len(self)
+        if not 0 <= j < len(self):
+            raise IndexError(j)
+        c = self._columns
+        return Call(j, c["position"][j], self.base(j), self.tail(j), self.figures(j),
+                    bool(c["recorded"][j]), c["turns"][j])
