@@ -58,19 +58,15 @@ class Calls(Sequence):
         """Append the next call; ``base`` is kept once however many calls share it."""
         if not self.bases or self.bases[-1] is not base:
             self.bases.append(base)
-        values = {"position": position, "base": len(self.bases) - 1, "tail_from": tail_from,
-                  "cost": cost, "dropped": dropped, "orphan_results": orphan_results,
-                  "orphan_calls": orphan_calls, "turns": turns, "compacted": compacted,
-                  "empty": empty, "recorded": recorded}
-        for name, value in values.items():
-            self._columns[name].append(value)
+        for values, value in zip(self._columns.values(), (
+                position, len(self.bases) - 1, tail_from, cost, dropped, orphan_results,
+                orphan_calls, turns, compacted, empty, recorded)):   # _COLUMNS' order
+            values.append(value)
 
     def column(self, name: str) -> np.ndarray:
-        """One column of every call (a view of the column, not a copy; flags as bool)."""
+        """One column of every call, copied (calls may still be added; flags as bool)."""
         values = self._columns[name]
-        dtype = np.int64 if values.typecode == "q" else np.int8
-        out = np.frombuffer(values, dtype=dtype) if len(values) else np.zeros(0, dtype=dtype)
-        return out.astype(bool) if dtype is np.int8 else out
+        return np.array(values, dtype=np.int64 if values.typecode == "q" else bool)
 
     def invalid(self) -> np.ndarray:
         """The calls whose request holds an orphan result or call."""

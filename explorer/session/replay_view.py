@@ -73,7 +73,7 @@ class Sawtooth:
 
 def sawtooth(rp: Replay) -> Sawtooth:
     calls = rp.calls
-    cost = calls.column("cost").copy()
+    cost = calls.column("cost")
     compacted = np.flatnonzero(calls.column("compacted")).astype(np.int64)
     recorded = np.flatnonzero(calls.column("recorded")).astype(np.int64)
     invalid = calls.invalid().astype(np.int64)
@@ -83,7 +83,7 @@ def sawtooth(rp: Replay) -> Sawtooth:
     turns = [v for name, v, _ in rp.trigger.parts if name == "turns"]
     return Sawtooth(cost, compacted, recorded, invalid,
                     min(costs) if costs and simulated else None,
-                    calls.column("turns").copy(),
+                    calls.column("turns"),
                     min(turns) if turns and simulated else None)
 
 
