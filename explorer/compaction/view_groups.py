@@ -43,8 +43,8 @@ def _build(c: Corpus) -> Groups:
     keys = c.call_key[order]
     first = np.r_[True, keys[1:] != keys[:-1]] if len(order) else np.zeros(0, dtype=bool)
     starts = np.flatnonzero(first)
-    index = np.cumsum(first) - 1
-    group_of = np.full(len(c.kind), -1, dtype=np.int64)
+    index = np.cumsum(first, dtype=np.int32) - 1   # group numbers fit in 32 bits (Corpus)
+    group_of = np.full(len(c.kind), -1, dtype=np.int32)
     group_of[order] = index
     user_order = user_starts = pairs = pair_starts = pair_turn = pair_session = None
     if c.user_key is not None:
@@ -56,7 +56,7 @@ def _build(c: Corpus) -> Groups:
         pair_turn = c.turn_key[pairs[pair_starts]]
         pair_session = c.session[pairs[pair_starts]]
     back_first = np.r_[True, index[::-1][1:] != index[::-1][:-1]] if len(order) else first
-    return Groups(order, starts, index, back_first, np.cumsum(back_first) - 1, group_of,
+    return Groups(order, starts, index, back_first, np.cumsum(back_first, dtype=np.int32) - 1, group_of,
                   c.session[order[starts]], user_order, user_starts, pairs, pair_starts,
                   pair_turn, pair_session)
 

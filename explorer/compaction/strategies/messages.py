@@ -45,11 +45,10 @@ def messages(c: Corpus) -> Messages:
 
 def _build(c: Corpus) -> Messages:
     n, sessions = len(c.kind), len(c.start)
-    g = np.arange(n)
     body = c.kind != SYSTEM
     body_total = np.r_[0, np.cumsum(np.where(body, c.cost, 0))]
-    body_suffix = body_total[c.ends[c.session]] - body_total[g]
-    body_next = next_flagged(body, c.ends)
+    body_suffix = body_total[c.ends[c.session]] - body_total[:-1]
+    body_next = next_flagged(body, c.ends, np.int32)   # positions fit in 32 bits (Corpus)
     first_body = np.where(c.sizes > 0, body_next[np.minimum(c.start, max(n - 1, 0))], c.ends)
     users = np.flatnonzero(c.kind == USER)
     user_count = np.bincount(c.session[users], minlength=sessions)
@@ -58,9 +57,9 @@ def _build(c: Corpus) -> Messages:
     bs, key, has = c.session[b], c.message_key[b], c.has_message[b]
     same = np.zeros(len(b), dtype=bool)
     same[1:] = (bs[1:] == bs[:-1]) & has[1:] & has[:-1] & (key[1:] == key[:-1])
-    starts = b[~same]
-    msg_no = np.full(n, -1, dtype=np.int64)
-    msg_no[b] = np.cumsum(~same) - 1
+    starts = b[~same].astype(np.int32)
+    msg_no = np.full(n, -1, dtype=np.int32)
+    msg_no[b] = np.cumsum(~same, dtype=np.int32) - 1
     msg_count = np.bincount(c.session[starts], minlength=sessions)
     msg_off = np.r_[0, np.cumsum(msg_count)]
     m = len(starts)
@@ -72,8 +71,8 @@ def _build(c: Corpus) -> Messages:
         body_suffix=body_suffix, body_next=body_next, first_body=first_body,
         user_pos=users, user_off=np.r_[0, np.cumsum(user_count)][:-1], user_count=user_count,
         starts=starts, msg_off=msg_off, msg_no=msg_no,
-        run_end=next_flagged(holds_other, msg_off[1:]),
-        user_message=next_flagged(holds_user, msg_off[1:]),
+        run_end=next_flagged(holds_other, msg_off[1:], np.int32),
+        user_message=next_flagged(holds_user, msg_off[1:], np.int32),
         n_system=np.bincount(c.session[~body], minlength=sessions))
 
 

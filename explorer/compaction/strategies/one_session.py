@@ -36,9 +36,9 @@ def _build(log: SessionLog) -> Corpus:
     has_turn = has_user & (log.turn >= 0)
     return Corpus(
         offsets=np.array([0, n], dtype=np.int64), session=np.zeros(n, dtype=np.int32),
+        # the log pairs exactly the events with has_id (-1 elsewhere): its arrays, shared
         kind=log.kind, cost=log.cost, has_id=has_id,
-        prev_call=np.where(has_id, log.prev_call, -1),
-        next_result=np.where(has_id, log.next_result, -1),
+        prev_call=log.prev_call, next_result=log.next_result,
         user_key=_key(log.user, has_user) if has_user.any() else None,
         turn_key=_key(log.turn, has_turn) if has_turn.any() else None,
         call_key=_key(log.call, has_id), message_key=_key(log.message, log.message >= 0),
