@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explorer.cli.generate import generate
-from explorer.compaction import SessionLog, view
+from explorer.compaction import CompactionSettings, SessionLog, view
 from explorer.compaction.per_session import session_logs
 from explorer.model import CostSettings
 from explorer.tokens.session_events import session_events
@@ -121,3 +121,39 @@ def test_a_noted_user_event_opens_no_turn_in_the_views(store, tmp_path):
     assert _seqs(items) == [5, 6, 7, 8]
     whole, _ = sweep_corpus.load(store, Order.SEQ, CostSettings())
     assert whole.kind.tolist() == log.kind.tolist()
+
+
+def test_a_session_log_holds_compact_arrays_and_shares_the_frames(store):
+    """The log of a real compacted Claude Code session holds 32-bit positions and codes and
+    8-bit kinds, reads seq, cost and eid from the frame's own buffers, builds what only the
+    oracles read when first read, and its corpus of one shares its pairing (a session of
+    3M events: 200 MB less for the log, 46 MB less for the corpus)."""
+    import numpy as np
+
+    from explorer.compaction.strategies.one_session import corpus_of
+    from explorer.session.preview import compare, prepare, strategy_texts
+    from tests.test_replay import COMPACTED
+
+    load(store, COMPACTED)
+    (session,), = store.run("session_names")
+    frame = session_events(store, session, "seq")
+    log = SessionLog.from_frame(session, frame)
+    assert log.n == frame.height > 400
+    assert log.kind.dtype == np.int8
+    for name in ("call", "message", "user", "turn_start", "next_user", "prev_call",
+                 "next_result"):
+        assert getattr(log, name).dtype == np.int32, name
+    for name in ("seq", "cost", "eid"):
+        assert np.shares_memory(getattr(log, name), frame[name].to_numpy()), name
+    prepare(log)
+    compare(log, 4000, strategy_texts(), CompactionSettings())
+    assert not {"suffix", "content_suffix", "_message_arrays", "_pair_arrays"} & set(vars(log))
+    c = corpus_of(log)
+    assert c.prev_call is log.prev_call and c.next_result is log.next_result
+    # the pairing shared is the corpus's own: -1 wherever an event has no call id
+    assert (log.prev_call[~c.has_id] == -1).all() and (log.next_result[~c.has_id] == -1).all()
+    # read when first asked for: a message per run of one message id, SYSTEM set aside
+    body = log.kind != 0
+    assert (log.message_no[~body] == -1).all()
+    assert log.message_no[body].max() + 1 == len(log.message_start)
+    assert "_message_arrays" in vars(log)
