@@ -64,12 +64,6 @@ def _codes(column: pl.Series) -> tuple[np.ndarray, CodedStrings]:
     return codes, CodedStrings(codes, values)
 
 
-def _tools(column: pl.Series) -> CodedStrings:
-    """The tool names (few distinct)."""
-    codes, names = _codes(column)
-    return CodedStrings(codes, names.values)
-
-
 def _key(frame: pl.DataFrame, name: str) -> str:
     """The column telling the ``name`` ids apart: ``<name>_key`` (numbers, a session read
     compact: queries/session_events_rest.sql) when the frame has it, else ``<name>_id``."""
@@ -175,7 +169,7 @@ class SessionLog:
             user=_codes(frame[_key(frame, "user")])[0],
             turn=frame["turn"].fill_null(-1).to_numpy().astype(np.int64, copy=False),
             archived=frame["archived"].fill_null(False).to_numpy().astype(bool, copy=False),
-            call_ids=call_ids, tools=_tools(frame["tool"]),
+            call_ids=call_ids, tools=_codes(frame["tool"])[1],
             chars=chars.to_numpy(),
             eid=frame["eid"].to_numpy().astype(np.int64, copy=False),
         )

@@ -56,7 +56,8 @@ def _build(c: Corpus) -> Groups:
         pair_turn = c.turn_key[pairs[pair_starts]]
         pair_session = c.session[pairs[pair_starts]]
     back_first = np.r_[True, index[::-1][1:] != index[::-1][:-1]] if len(order) else first
-    return Groups(order, starts, index, back_first, np.cumsum(back_first, dtype=np.int32) - 1, group_of,
+    back_index = np.cumsum(back_first, dtype=np.int32) - 1
+    return Groups(order, starts, index, back_first, back_index, group_of,
                   c.session[order[starts]], user_order, user_starts, pairs, pair_starts,
                   pair_turn, pair_session)
 
