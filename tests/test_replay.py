@@ -81,6 +81,8 @@ def test_tokens_and_fraction_triggers_compact_at_the_threshold(make):
         assert rp.figures["compactions"] == 3 and rp.figures["peak_cost"] == 10
     # tokens:31: 30 at call 1 does not fire; 50 at call 2 does; 30 at call 3 not
     assert replay(log, "tokens:31", "M0", budget=15).figures["compactions"] == 1
+    # fraction:0.5:61: 30.5 tokens, so 30 at call 1 does not fire either
+    assert replay(log, "fraction:0.5:61", "M0", budget=15).figures["compactions"] == 1
 
 
 def test_messages_trigger_counts_messages_not_events(make):
@@ -89,6 +91,16 @@ def test_messages_trigger_counts_messages_not_events(make):
     assert replay(log, "messages:5", "M0", budget=10).figures["compactions"] == 0
     rp = replay(log, "messages:4", "M0", budget=10)
     assert requests(rp) == [[0], [4]] and rp.figures["compactions"] == 1
+
+
+def test_a_memory_that_opens_inside_a_message_counts_its_part_as_one(make):
+    """M0 cuts between A@m and C@m: the memory then opens with C@m, a message of its own."""
+    log = make("U", "A@m", "C:x@m", "R:x", "U", "A=1", "U=1", "A=1")   # calls before 1, 5, 7
+    for fast in (True, False):
+        rp = replay(log, "tokens:45|messages:5", "M0", budget=30, fast=fast)
+        # call 1: 50 tokens fire; call 2: C@m R U A U, 5 messages in 32 tokens, fire too
+        assert requests(rp) == [[0], [2, 3, 4], [3, 4, 5, 6]], fast
+        assert column(rp, "compacted") == [False, True, True], fast
 
 
 def test_always_compacts_at_every_call_and_composition_fires_on_either(make):

@@ -1,7 +1,7 @@
 """The replay's fast paths against the reference per-call path (``fast=False``: the strategy
 applied to the memory read as a log at every call), call by call: figures, turns, recorded
 marks and each request, on generated sessions with faults and on a real Claude Code log.
-M2-M4 keep a stretch of the log; the other strategies decide the compactions ahead many at
+M0-M4 keep a stretch of the log (replayed a compaction at a time); the other strategies decide the compactions ahead many at
 once (explorer/replay/speculation.py)."""
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from explorer.tokens.session_events import session_events
 from tests.helpers import load
 from tests.test_replay import COMPACTED
 
-TRIGGERS = ("always", "turns:3", "tokens:3000", "messages:12")
-STRETCH = ("M2", "M3", "M4")
+TRIGGERS = ("always", "turns:3", "tokens:3000", "messages:12", "fraction:0.5:2001|messages:40")
+#: The strategies whose memory stays a stretch of the log, replayed a compaction at a time.
+STRETCH = ("M0", "M1", "M2", "M3", "M4")
 #: Strategies replayed the general way, each kind of view: a summary written in front,
 #: pinned SYSTEM items and earlier summaries set aside (spring-*), messages (agentscope).
 GENERAL = ("spring-summary:3", "spring-events:12", "spring-turns:2", "agentscope:12:4",
@@ -44,7 +45,7 @@ def _logs(store, tmp_path):
             for (s,) in store.run("session_names")]
 
 
-def test_m2_to_m4_keep_a_stretch_and_equal_the_reference_on_generated_sessions(store, tmp_path):
+def test_m0_to_m4_keep_a_stretch_and_equal_the_reference_on_generated_sessions(store, tmp_path):
     handed_over = compactions = 0
     for rlog in _logs(store, tmp_path):
         positions = call_positions(rlog.log.kind, rlog.log.message).tolist()
@@ -59,12 +60,13 @@ def test_m2_to_m4_keep_a_stretch_and_equal_the_reference_on_generated_sessions(s
     assert handed_over   # M2 added a placeholder somewhere: the general replay went on
 
 
-@pytest.mark.parametrize("strategy, budget", [("M2", 1600), ("M3", 8000), ("M4", 1600)])
+@pytest.mark.parametrize("strategy, budget", [("M0", 8000), ("M1", 1600), ("M2", 1600),
+                                              ("M3", 8000), ("M4", 1600)])
 def test_the_fast_path_equals_the_reference_on_a_real_session(store, strategy, budget):
     load(store, COMPACTED)
     (session,), = store.run("session_names")
     rlog = ReplayLog.from_frame(session, session_events(store, session, "seq"))
-    for trigger in ("always", "turns:5"):
+    for trigger in ("always", "turns:5", "tokens:6000|messages:30"):
         assert _same(rlog, trigger, strategy, budget).figures["calls"] > 100
 
 

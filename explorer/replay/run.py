@@ -30,7 +30,8 @@ from explorer.replay.call_table import Calls
 from explorer.replay.calls import call_positions
 from explorer.replay.memory import Memory, Names, compact, events, reading
 from explorer.replay.speculation import decided
-from explorer.replay.triggers import Reading, Trigger
+from explorer.replay.stretch_calls import StretchTrigger, stretch_columns
+from explorer.replay.triggers import Trigger
 
 #: Per kind code: a view holding it is not empty (CONTENT_KINDS; a lookup, not an isin).
 _CONTENT = np.isin(np.arange(len(KIND_NAMES)), CONTENT_KINDS)
@@ -255,46 +256,59 @@ class _Ahead:
 def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int,
                     positions: list[int], should_stop=None) -> Replay | _State:
     """:func:`replay` of M0-M4, whose memory is the stretch ``[m, i)`` of the log (their
-    views are suffixes and write nothing; :mod:`explorer.replay.stretch`): the cut by prefix
-    sums, the orphans of a stretch by the log's own pairing (an orphan RESULT's nearest
-    earlier CALL of its id is before m, an orphan CALL's nearest later RESULT is at i or
-    later). Where M2 would add a placeholder, the state before that call, for the general
-    replay to go on from."""
+    views are suffixes and write nothing; :mod:`explorer.replay.stretch`), a compaction at
+    a time: the next call the trigger fires at is searched for
+    (:class:`~explorer.replay.stretch_calls.StretchTrigger`), its cut read by prefix sums,
+    and once every memory's start is known the calls' figures are read off them at once
+    (:func:`~explorer.replay.stretch_calls.stretch_columns`). Where M2 would add a
+    placeholder, the state before that call, for the general replay to go on from."""
     log = rlog.log
     cuts = stretch.StretchCuts(log)
-    total = cuts.total
-    opens = np.r_[0, np.cumsum(rlog.opens_turn)]
-    has_id = log.call >= 0
-    is_result = (log.kind == RESULT) & has_id
-    is_call = (log.kind == CALL) & has_id
-    needs_reading = any(name == "messages" for name, _, _ in trigger.parts)
-    calls, m, prev, base, tail_from = Calls(log, budget), 0, 0, Memory.empty(), 0
-    for j, i in enumerate(positions):
-        if j % 256 == 0:
+    at = np.asarray(positions, dtype=np.int64)
+    fires = StretchTrigger(log, rlog.opens_turn, trigger, at, cuts.total)
+    # a cut within the budget keeps all (M2 may still drop the RESULTs the memory opens with)
+    kept_within_budget = strategy.family != "M2"
+    fired, starts, befores = [], [], []
+    m = j = 0
+    handed_over = None
+    while j < len(at):
+        if len(fired) % 256 == 0:
             check(should_stop, "replay")
-        cost = int(total[i] - total[m])
-        if needs_reading:
-            r = reading(log, rlog.opens_turn, events(log, np.arange(m, i)))
-        else:
-            r = Reading(cost, int(opens[i] - opens[m]), 0)
-        k = m
-        if trigger.fires(r):
-            k = cuts.cut(strategy.family, m, i, budget)
-            if k is None:   # M2 adds a placeholder: the memory leaves the log's order
-                return _State(calls, events(log, np.arange(m, prev)), prev, base, tail_from)
-        compacted = k != m
-        if compacted or j == 0:
-            base, tail_from = events(log, np.arange(k, i)), i
-        span = slice(k, i)
-        orphan_results = int(np.count_nonzero(is_result[span] & (log.prev_call[span] < k)))
-        nr = log.next_result[span]
-        orphan_calls = int(np.count_nonzero(is_call[span] & ((nr < 0) | (nr >= i))))
-        kinds = log.kind[span]
-        cost = int(total[i] - total[k])
-        calls.add(i, base, tail_from, cost, compacted, k - m, orphan_results, orphan_calls,
-                  not bool(_CONTENT[kinds].any()), bool(np.any(log.kind[prev:i] == SUMMARY)),
-                  int(opens[i] - opens[k]))
-        m, prev = k, i
+        j = fires.first(m, j)
+        if j >= len(at):
+            break
+        k = cuts.cut(strategy.family, m, int(at[j]), budget)
+        if k is None:   # M2 adds a placeholder: the memory leaves the log's order
+            handed_over = j
+            break
+        if k != m:
+            fired.append(j)
+            starts.append(k)
+            befores.append(m)
+            m = k
+        elif kept_within_budget:   # it fires again at each call, changing nothing
+            j = max(j + 1, int(np.searchsorted(fires.total_at, cuts.total[m] + budget,
+                                               "right")))
+            continue
+        j += 1
+    made = len(at) if handed_over is None else handed_over
+    start = np.zeros(made, dtype=np.int64)
+    before = np.zeros(made, dtype=np.int64)
+    if fired:   # the memory's start after each call: that of the latest compaction
+        latest = np.searchsorted(fired, np.arange(made), side="right") - 1
+        start = np.where(latest >= 0, np.asarray(starts)[latest], 0)
+        before = start.copy()
+        before[fired] = befores
+    calls = Calls(log, budget)
+    if made:
+        calls.extend(*stretch_columns(log, rlog.opens_turn, cuts.total, at[:made], start,
+                                      before))
+    if handed_over is not None:
+        prev = int(at[made - 1]) if made else 0
+        m = int(start[-1]) if made else 0
+        base = calls.bases[-1] if made else Memory.empty()
+        tail_from = int(calls.column("tail_from")[-1]) if made else 0
+        return _State(calls, events(log, np.arange(m, prev)), prev, base, tail_from)
     return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
 
 
