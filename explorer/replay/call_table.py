@@ -90,6 +90,14 @@ class Calls(Sequence):
         tail = np.arange(self._columns["tail_from"][j], self._columns["position"][j])
         return tail[~self.log.archived[tail]] if self.unarchived and len(tail) else tail
 
+    def stretches(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each call's request as the stretch ``[lo, hi)`` of the log, when every base is a
+        range of it (a replay of M0-M4 to its end); None otherwise."""
+        if self.unarchived or not all(isinstance(b, range) for b in self.bases):
+            return None
+        starts = np.array([b.start for b in self.bases], dtype=np.int64)
+        return starts[self.column("base")], self.column("position")
+
     def base(self, j: int) -> Memory:
         at = self._columns["base"][j]
         base = self.bases[at]

@@ -24,6 +24,7 @@ from explorer.compaction.log import (
 )
 from explorer.compaction.settings import CompactionSettings
 from explorer.compaction.strategies import Strategy
+from explorer.compaction.strategies.one_session import corpus_of
 from explorer.jobs import check
 from explorer.replay import stretch
 from explorer.replay.call_table import Calls
@@ -119,7 +120,11 @@ def replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
 def judged(rp: Replay, judge) -> Replay:
     """Add the providers' figures of ``judge`` to ``rp``: per call ``rejected_<provider>``
     (the provider rejects its request), per session the number of calls each rejects."""
-    verdicts = judge.memories(rp.rlog.log, len(rp.calls), rp.request)
+    stretches = rp.calls.stretches()
+    if stretches is not None:   # the session as a corpus of one, each request a stretch of it
+        verdicts = judge.stretches(corpus_of(rp.rlog.log), *stretches)
+    else:
+        verdicts = judge.memories(rp.rlog.log, len(rp.calls), rp.request)
     for name, v in verdicts.items():
         rp.calls.extra[name] = np.asarray(v, dtype=bool)
         rp.figures[name] = int(np.count_nonzero(v))
