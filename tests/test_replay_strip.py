@@ -105,3 +105,39 @@ def test_the_first_invalid_call_follows_the_picked_provider(qtbot):
                     and "rejected_openai_responses" not in strip.replay.calls[0].figures,
                     timeout=WAIT)
     assert strip.first_invalid.text().startswith("First invalid call")
+
+
+def test_a_big_sessions_replay_waits_for_its_comparison(qtbot, monkeypatch):
+    """Compared off the GUI thread (a big session), the strategies come first and the replay
+    after them: the two jobs' peaks of memory one after the other, not together."""
+    import threading
+
+    from explorer.session import preview
+    from widgets import compare_model, replay_strip
+
+    release, compared, seen = threading.Event(), threading.Event(), []
+
+    def compare(*args):
+        release.wait(WAIT / 1000)   # held until the test has seen the replay wait
+        try:
+            return preview.compare(*args)
+        finally:
+            compared.set()
+
+    def replay_task(*args, **kwargs):
+        seen.append(compared.is_set())
+        return replay_strip_task(*args, **kwargs)
+
+    replay_strip_task = replay_strip.replay_task
+    monkeypatch.setattr(compare_model, "BIG_LOG", 0)   # every session compared in a worker
+    monkeypatch.setattr(compare_model, "compare", compare)
+    monkeypatch.setattr(replay_strip, "replay_task", replay_task)
+    window = loaded_window(qtbot, [COMPACTED])
+    strip = window.workspace.replay
+    with qtbot.waitSignal(window.workspace.session_shown, timeout=WAIT):
+        window.select_session(SESSION)
+    assert strip.label.text().startswith("The replay of ") and strip.replay is None
+    release.set()
+    _settled(qtbot, strip)
+    assert seen and all(seen)
+    assert strip.replay.rlog.log.session_id == SESSION and window.workspace.preview.compare.rows()

@@ -53,9 +53,12 @@ class CompareModel(QAbstractTableModel):
     Signals:
         refreshed(): the rows were recomputed (after :meth:`schedule` and its delay, or
             :meth:`refresh`).
+        settled(): the comparison computed off the GUI thread is over (its rows shown, or
+            it failed) and no newer one runs.
     """
 
     refreshed = Signal()
+    settled = Signal()
 
     def __init__(self, parent: QObject | None = None, jobs: JobPool | None = None) -> None:
         super().__init__(parent)
@@ -90,6 +93,7 @@ class CompareModel(QAbstractTableModel):
                                                                   settings, providers),
                             "compare")
             worker.signals.finished.connect(self._on_worker_finished)
+            worker.signals.ended.connect(self._on_worker_ended)
             self._latest.start(worker)
             return
         self.set_rows(compare(log, budget, strategies, settings, providers))
@@ -105,6 +109,12 @@ class CompareModel(QAbstractTableModel):
             self._latest.done()
             self.set_rows(rows)
             self.refreshed.emit()
+
+    @Slot(object)
+    def _on_worker_ended(self, _worker) -> None:
+        if self._latest is not None and (not self._latest.busy()
+                                         or self._latest.is_current(self.sender())):
+            self.settled.emit()
 
     def clear(self) -> None:
         """No session: no rows, nothing pending."""

@@ -166,6 +166,11 @@ class ReplayStrip(QWidget):
         self.data = data
         self.run()
 
+    def wait(self, why: str) -> None:
+        """No replay until the next :meth:`set_session`: the label says ``why``."""
+        self.set_session(None)
+        self.label.setText(why)
+
     def set_strategy(self, overlay) -> None:
         """Follow the preview's strategy and budget (an overlay it emitted)."""
         if overlay is None or (overlay.strategy, overlay.budget) == (self.strategy, self.budget):

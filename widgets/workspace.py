@@ -59,6 +59,7 @@ class Workspace(QWidget):
         self.data: SessionData | None = None
         self._pending_event: dict | None = None
         self._requested: tuple | None = None  # what the newest load was asked with
+        self._replay_waits: SessionData | None = None   # replayed once the comparison is in
         self.loader = SessionLoader(store, jobs, self)
         self.session_panel = SessionPanel(self)
         self.preview = PreviewPanel(parent=self, jobs=jobs)
@@ -110,6 +111,7 @@ class Workspace(QWidget):
         self.replay.set_provider(self.preview.provider_picker.provider())
         self.preview.provider_picker.provider_changed.connect(self.replay.set_provider)
         self.replay.overlay_chosen.connect(self._on_replay_overlay_chosen)
+        self.preview.compare.settled.connect(self._on_compare_settled)
         # Tab into the right pane: it scrolls to the control with the focus.
         QApplication.instance().focusChanged.connect(self._on_app_focus_changed)
 
@@ -177,7 +179,7 @@ class Workspace(QWidget):
 
     def clear(self) -> None:
         self.session_id = None
-        self.data = None
+        self.data = self._replay_waits = None
         self.session_panel.clear()
         self.preview.set_session(None)
         self.cost_plot.set_session(None)
@@ -210,11 +212,25 @@ class Workspace(QWidget):
         self.session_panel.set_data(data)
         self.cost_plot.set_session(data)
         self.preview.set_session(data)  # emits the overlay, which the tree takes
-        self.replay.set_session(data)
+        if self.preview.compare.busy():
+            # a big session: replayed once its comparison is in, so that the two jobs'
+            # peaks of memory come one after the other (3M events: 2.06 GB together)
+            self._replay_waits = data
+            self.replay.wait(f"The replay of {data.log.n:,} events starts once the "
+                             "strategies are compared…")
+        else:
+            self._replay_waits = None
+            self.replay.set_session(data)
         if self._pending_event is not None:
             event, self._pending_event = self._pending_event, None
             self._select(event)
         self.session_shown.emit(data.session_id)
+
+    @Slot()
+    def _on_compare_settled(self) -> None:
+        data, self._replay_waits = self._replay_waits, None
+        if data is not None and data is self.data:
+            self.replay.set_session(data)
 
     @Slot(QWidget, QWidget)
     def _on_app_focus_changed(self, old: QWidget | None, now: QWidget | None) -> None:

@@ -67,13 +67,17 @@ class Calls(Sequence):
     def extend(self, columns: dict[str, np.ndarray], bases: list) -> None:
         """Append many calls at once: per column of :data:`_COLUMNS` its values, ``base``
         numbering ``bases`` from 0. A base may be a ``range`` of the log's events, made a
-        :class:`Memory` only when read (a replay of 47k compactions held 200 MB of them)."""
+        :class:`Memory` only when read (a replay of 47k compactions held 200 MB of them).
+        ``columns`` is emptied: each column is let go once copied."""
         first = len(self.bases)
         self.bases.extend(bases)
         for name, values in self._columns.items():
-            v = columns[name] + first if name == "base" else columns[name]
+            v = columns.pop(name)
+            if name == "base":
+                v = v + first
             values.frombytes(np.ascontiguousarray(
                 v, dtype=np.int64 if values.typecode == "q" else np.int8).tobytes())
+            del v
 
     def column(self, name: str) -> np.ndarray:
         """One column of every call, copied (calls may still be added; flags as bool)."""

@@ -52,7 +52,7 @@ class ReplayLog:
     def from_frame(cls, session_id: str, frame: pl.DataFrame,
                    log: SessionLog | None = None) -> ReplayLog:
         log = log if log is not None else SessionLog.from_frame(session_id, frame)
-        user = (frame["kind"].cast(pl.String) == "USER").fill_null(False)
+        user = (frame["kind"] == "USER").fill_null(False)   # no string per event
         for name in ("synthetic",):
             if name in frame.columns:
                 user &= ~frame[name].fill_null(False)
@@ -153,13 +153,13 @@ def _replay(rlog: ReplayLog, trigger: Trigger | str, strategy: Strategy | str,
         raise ValueError(f"strategy {strategy.text} uses a budget: give one")
     if budget is not None and budget < 1:
         raise ValueError("the budget is a positive number of tokens")
-    positions = call_positions(rlog.log.kind, rlog.log.message).tolist()
+    positions = call_positions(rlog.log.kind, rlog.log.message)
     state = None
     if fast and strategy.family in stretch.FAMILIES:
         state = _replay_stretch(rlog, trigger, strategy, budget, positions, should_stop)
         if isinstance(state, Replay):
             return state
-    calls = _replay_memory(rlog, trigger, strategy, budget, settings, positions, state,
+    calls = _replay_memory(rlog, trigger, strategy, budget, settings, positions.tolist(), state,
                            should_stop, fast)
     return Replay(rlog, trigger, strategy, budget, calls, session_figures(calls))
 
@@ -259,7 +259,7 @@ class _Ahead:
 
 
 def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budget: int,
-                    positions: list[int], should_stop=None) -> Replay | _State:
+                    positions: np.ndarray, should_stop=None) -> Replay | _State:
     """:func:`replay` of M0-M4, whose memory is the stretch ``[m, i)`` of the log (their
     views are suffixes and write nothing; :mod:`explorer.replay.stretch`), a compaction at
     a time: the next call the trigger fires at is searched for
@@ -271,6 +271,7 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
     cuts = stretch.StretchCuts(log)
     at = np.asarray(positions, dtype=np.int64)
     fires = StretchTrigger(log, rlog.opens_turn, trigger, at, cuts.total)
+    del positions
     # a cut within the budget keeps all (M2 may still drop the RESULTs the memory opens with)
     kept_within_budget = strategy.family != "M2"
     fired, starts, befores = [], [], []
@@ -306,8 +307,7 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
         before[fired] = befores
     calls = Calls(log, budget)
     if made:
-        calls.extend(*stretch_columns(log, rlog.opens_turn, cuts.total, at[:made], start,
-                                      before))
+        calls.extend(*stretch_columns(log, fires.opens, cuts.total, at[:made], start, before))
     if handed_over is not None:
         prev = int(at[made - 1]) if made else 0
         m = int(start[-1]) if made else 0

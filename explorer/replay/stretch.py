@@ -28,7 +28,8 @@ class StretchCuts:
         self.log = log
         self.total = np.r_[0, np.cumsum(log.cost)]
         heads = (log.kind == RESULT) & (log.call >= 0)
-        self.after_heads = next_flagged(~heads, np.array([log.n]))
+        self.after_heads = next_flagged(~heads, np.array([log.n]),
+                                        dtype=np.int32 if log.n < 2**31 - 1 else np.int64)
         self.is_call = (log.kind == CALL) & (log.call >= 0)
 
     def cut(self, family: str, m: int, i: int, budget: int) -> int | None:

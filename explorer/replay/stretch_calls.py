@@ -26,7 +26,7 @@ from explorer.compaction.log import (
 )
 
 #: The events of the stretches one batch of :func:`stretch_columns` lays out at most.
-BATCH = 1 << 20
+BATCH = 1 << 18
 
 
 class StretchTrigger:
@@ -36,7 +36,7 @@ class StretchTrigger:
     def __init__(self, log: SessionLog, opens_turn: np.ndarray, trigger,
                  positions: np.ndarray, total: np.ndarray) -> None:
         self.parts, self.positions, self.total = trigger.parts, positions, total
-        self.opens = np.r_[0, np.cumsum(opens_turn, dtype=np.int64)]
+        self.opens = _counts(opens_turn)
         self.total_at, self.opens_at = total[positions], self.opens[positions]
         if any(name == "messages" for name, _, _ in self.parts):
             # a message starts at each item other than SYSTEM and OTHER unless it continues
@@ -48,7 +48,7 @@ class StretchTrigger:
             starts = np.zeros(log.n, dtype=bool)
             starts[body[~goes_on]] = True
             self.body, self.goes_on = body, goes_on
-            self.starts = np.r_[0, np.cumsum(starts, dtype=np.int64)]
+            self.starts = _counts(starts)
             self.starts_at = self.starts[positions]
 
     def first(self, m: int, j: int) -> int:
@@ -78,17 +78,21 @@ class StretchTrigger:
         return int(np.searchsorted(self.starts_at, self.starts[m] + value))
 
 
-def stretch_columns(log: SessionLog, opens_turn: np.ndarray, total: np.ndarray,
+def _counts(flags: np.ndarray) -> np.ndarray:
+    """N + 1: the flags set before each position (32-bit where they fit)."""
+    dtype = np.int32 if len(flags) < 2**31 else np.int64
+    return np.r_[np.zeros(1, dtype=dtype), np.cumsum(flags, dtype=dtype)]
+
+
+def stretch_columns(log: SessionLog, opens: np.ndarray, total: np.ndarray,
                     positions: np.ndarray, start: np.ndarray, before: np.ndarray) -> dict:
     """The :class:`~explorer.replay.call_table.Calls` columns of the calls made before
     ``positions``, the memory of call j being ``[start[j], positions[j])`` after a
     compaction from ``[before[j], ...)`` (``before == start``: none), and the stretches the
-    calls' bases are: ``(columns, bases)``."""
-    content = np.isin(log.kind, CONTENT_KINDS)
-    summary = log.kind == SUMMARY
-    opens = np.r_[0, np.cumsum(opens_turn, dtype=np.int64)]
-    content_sum = np.r_[0, np.cumsum(content, dtype=np.int64)]
-    summary_sum = np.r_[0, np.cumsum(summary, dtype=np.int64)]
+    calls' bases are: ``(columns, bases)``. ``opens``: N + 1, the turn-opening USER events
+    before each position; ``total``: N + 1, the cost before each position."""
+    content_sum = _counts(np.isin(log.kind, CONTENT_KINDS))
+    summary_sum = _counts(log.kind == SUMMARY)
     compacted = start != before
     new_base = compacted.copy()
     new_base[:1] = True
@@ -102,6 +106,7 @@ def stretch_columns(log: SessionLog, opens_turn: np.ndarray, total: np.ndarray,
                "turns": opens[positions] - opens[start], "compacted": compacted,
                "empty": content_sum[positions] == content_sum[start],
                "recorded": summary_sum[positions] > summary_sum[previous]}
+    del content_sum, summary_sum
     bases = [range(int(start[j]), int(positions[j])) for j in heads]
     return columns, bases
 
@@ -118,8 +123,8 @@ def _orphans(log: SessionLog, positions: np.ndarray, start: np.ndarray,
     is_call = (log.kind == CALL) & has_id
     ends = np.r_[heads[1:], n] - 1           # each run's last call
     lo, hi = start[heads], positions[ends]   # the longest stretch of each run
-    results = np.zeros(n, dtype=np.int64)
-    calls = np.zeros(n, dtype=np.int64)
+    results = np.zeros(n, dtype=np.int32 if log.n < 2**31 else np.int64)
+    calls = np.zeros_like(results)
     a = 0
     while a < len(heads):
         b, size = a + 1, int(hi[a] - lo[a])
