@@ -355,16 +355,17 @@ def test_a_session_stored_out_of_append_order_reads_its_tree_in_it(tmp_path, tok
     no real log is stored this far out of order)."""
     from explorer.model import CostSettings
     rows = [{"session_id": "s", "seq": seq, "sub": sub, "kind": kind, "text": text,
-             **({"call_id": cid} if cid else {}), **({"note": note} if note else {})}
-            for seq, sub, kind, text, cid, note in [
-                (9, 0, "ASSISTANT", "done", None, None),
-                (5, 1, "RESULT", "out", "c1", None),
-                (5, 0, "CALL", "ls", "c1", None),
-                (7, 0, "USER", "<system-reminder>", None, "harness"),
-                (1, 0, "USER", "hello", None, None),
-                (8, 0, "USER", "again", None, None),
-                (3, 0, "ASSISTANT", "a", None, None),
-                (3, 0, "ASSISTANT", "b", None, None)]]
+             **({"call_id": cid} if cid else {}), **({"note": note} if note else {}),
+             **({"message_id": mid} if mid else {})}
+            for seq, sub, kind, text, cid, note, mid in [
+                (9, 0, "ASSISTANT", "done", None, None, "m3"),
+                (5, 1, "RESULT", "out", "c1", None, None),
+                (5, 0, "CALL", "ls", "c1", None, "m2"),
+                (7, 0, "USER", "<system-reminder>", None, "harness", None),
+                (1, 0, "USER", "hello", None, None, None),
+                (8, 0, "USER", "again", None, None, None),
+                (3, 0, "ASSISTANT", "a", None, None, "m1"),
+                (3, 0, "ASSISTANT", "b", None, None, "m1")]]
     store = Store()
     try:
         load(store, jsonl(tmp_path / "s.jsonl", rows))
@@ -374,5 +375,15 @@ def test_a_session_stored_out_of_append_order_reads_its_tree_in_it(tmp_path, tok
         assert first.frame.equals(full.frame.select(TREE_COLUMNS))
         assert first.frame["seq"].to_list() == [1, 3, 3, 5, 5, 7, 8, 9]
         assert first.frame["turn_no"].to_list() == [1, 1, 1, 1, 1, 1, 2, 2]
+        # the rest, read as stored too (session_events_rest_scan.sql), put in the tree's order
+        after = load_session(store, "s", "seq", settings, first=first)
+        assert after.frame["text_chars"].to_list() == [len(r["text"]) for r in sorted(
+            rows, key=lambda r: (r["seq"], r["sub"], rows.index(r)))]
+        shared = [c for c in after.frame.columns if c in full.frame.columns]
+        assert after.frame.select(shared).rows() == full.frame.select(shared).rows()
+        assert after.frame["message_key"].rank("dense").to_list() == \
+            full.frame["message_id"].rank("dense").to_list() == [None, 1, 1, 2, None, None,
+                                                                None, 3]
+        assert np.array_equal(after.log.message, full.log.message)
     finally:
         store.close()

@@ -44,6 +44,8 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
     events = queries.render("session_events", **(fragments | {"text": ""}))
     if wide:
         frame = db.frame("session_events", fragments, **params)
+    elif known is not None and Order(order) is Order.SEQ:
+        return rest_in_seq_order(db, known, settings, params)
     elif known is not None:
         return _with_rest(db, known, events, params)
     elif tree_only and Order(order) is Order.SEQ:
@@ -111,6 +113,31 @@ def _with_rest(db: Db, known: pl.DataFrame, events: str, params: dict) -> pl.Dat
     if not rest["pos"].equals(known["pos"]):
         raise SessionChanged("the session changed while it was read")
     return known.hstack(rest.drop("pos").get_columns())
+
+
+#: The columns :func:`_with_rest` adds to the tree frame (queries/session_events_rest.sql).
+REST_READ = ("text_chars", "chars", "cjk", "tokens", "estimated", "cost_source", "turn",
+             "is_error", "archived", "synthetic", "branched", "user_key", "message_key")
+
+
+def rest_in_seq_order(db: Db, known: pl.DataFrame, settings: CostSettings,
+                      params: dict) -> pl.DataFrame:
+    """:func:`_with_rest` for a tree frame ``known`` in append order, without the window:
+    the rows read as stored (``queries/session_events_rest_scan.sql``), put in the tree's
+    order by eid when they are not in it already, the user and message ids numbered (equal
+    ids, equal numbers; as session_events_rest.sql's dense ranks)."""
+    rest = db.frame("session_events_rest_scan", settings.fragments(),
+                    session_id=params["session_id"])   # no cost here: no ratio
+    if rest.height != known.height:
+        raise SessionChanged("the session changed while it was read")
+    if not rest["eid"].equals(known["eid"]):
+        rest = known.select("eid").join(rest, on="eid", how="left", maintain_order="left")
+        if rest["estimated"].null_count():   # an eid of the tree is not read any more
+            raise SessionChanged("the session changed while it was read")
+    rest = rest.with_columns(
+        *(rest[f"{name}_id"].rank("dense").cast(pl.Int32).alias(f"{name}_key")
+          for name in ("user", "message")))
+    return known.hstack(rest.select(REST_READ).get_columns())
 
 
 def marks_columns(db: Db, known: pl.DataFrame, order: Order, settings: CostSettings,
