@@ -109,7 +109,7 @@ class SessionLog:
         self.turn_start = (np.maximum.accumulate(np.where(is_user, np.arange(n, dtype=pos), 0))
                            if n else np.arange(0, dtype=pos))
         self.next_user = next_flagged(is_user, np.array([n]), pos)
-        self.prev_call, self.next_result = _pairs(self.kind, self.call, pos)
+        self.prev_call, self.next_result, self.call_order = _pairs(self.kind, self.call, pos)
         self.is_system = self.kind == SYSTEM
 
     @cached_property
@@ -187,11 +187,13 @@ class SessionLog:
         return int(np.searchsorted(-self.suffix, -budget, side="left"))
 
 
-def _pairs(kind: np.ndarray, call: np.ndarray, dtype=np.int64) -> tuple[np.ndarray, np.ndarray]:
-    """Nearest earlier CALL and nearest later RESULT of each event's call id (-1: none)."""
+def _pairs(kind: np.ndarray, call: np.ndarray, dtype=np.int64) -> tuple[np.ndarray, ...]:
+    """Nearest earlier CALL and nearest later RESULT of each event's call id (-1: none),
+    and the CALL/RESULT events with an id grouped by it, positions ascending in each group
+    (what :class:`~explorer.compaction.corpus.Corpus` takes as its ``call_order``)."""
     has = np.flatnonzero((call >= 0) & ((kind == CALL) | (kind == RESULT)))
     order = has[np.lexsort((has, call[has]))]
-    return pairs_in_groups(kind, order, call[order], dtype)
+    return (*pairs_in_groups(kind, order, call[order], dtype), order)
 
 
 def pairs_in_groups(kind: np.ndarray, order: np.ndarray, ids: np.ndarray,

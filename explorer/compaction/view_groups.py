@@ -39,7 +39,8 @@ def groups(c: Corpus) -> Groups:
 
 
 def _build(c: Corpus) -> Groups:
-    order = pair_order(c.call_key, c.has_id)
+    # one session: its own grouping by call id is the corpus's (0.45 s for 3M events)
+    order = c.call_order if len(c.sizes) == 1 else pair_order(c.call_key, c.has_id)
     keys = c.call_key[order]
     first = np.r_[True, keys[1:] != keys[:-1]] if len(order) else np.zeros(0, dtype=bool)
     starts = np.flatnonzero(first)

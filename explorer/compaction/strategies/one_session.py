@@ -35,7 +35,9 @@ def _build(log: SessionLog) -> Corpus:
     has_user = log.user >= 0
     has_turn = has_user & (log.turn >= 0)
     return Corpus(
-        offsets=np.array([0, n], dtype=np.int64), session=np.zeros(n, dtype=np.int32),
+        # every event in session 0: one zero read n times (read-only, no memory)
+        offsets=np.array([0, n], dtype=np.int64),
+        session=np.broadcast_to(np.zeros(1, dtype=np.int32), (n,)),
         # the log pairs exactly the events with has_id (-1 elsewhere): its arrays, shared
         kind=log.kind, cost=log.cost, has_id=has_id,
         prev_call=log.prev_call, next_result=log.next_result,
@@ -43,7 +45,8 @@ def _build(log: SessionLog) -> Corpus:
         turn_key=_key(log.turn, has_turn) if has_turn.any() else None,
         call_key=_key(log.call, has_id), message_key=_key(log.message, log.message >= 0),
         has_message=log.message >= 0, archived=log.archived,
-        eid=log.eid if log.eid is not None else np.arange(n))
+        eid=log.eid if log.eid is not None else np.arange(n),
+        call_order=log.call_order)   # the log's grouping of the call ids, shared
 
 
 def window_of(log: SessionLog, decide, args: tuple, budget: int,
