@@ -299,14 +299,15 @@ class ReplayStrip(QWidget):
         figures = rp.figures
         self.cursor.setValue(j)
         self.label.setText(
-            f"Call {j} of {len(rp.calls)} (before event {event['seq']}"
+            f"Call {j:,} of {len(rp.calls):,} (before event {event['seq']}"
             f"{'.' + str(event['sub']) if event['sub'] else ''}): {f['cost']:,} tokens, "
-            f"{'compacted, ' + str(f['dropped']) + ' dropped, ' if f['compacted'] else ''}"
-            f"{rp.calls[j].turns} turns, "
-            f"{f['orphan_results']} orphan results, {f['orphan_calls']} orphan calls"
+            f"{'compacted, ' + format(int(f['dropped']), ',') + ' dropped, ' if f['compacted'] else ''}"
+            f"{int(rp.calls[j].turns):,} turns, "
+            f"{int(f['orphan_results']):,} orphan results, "
+            f"{int(f['orphan_calls']):,} orphan calls"
             f"{', recorded compaction' if rp.calls[j].recorded else ''}.  Session: "
-            f"{figures['compactions']} compactions, peak {figures['peak_cost']:,}, "
-            f"{figures['invalid_calls']} invalid calls{self._verdict(rp, j)}  "
+            f"{figures['compactions']:,} compactions, peak {figures['peak_cost']:,}, "
+            f"{figures['invalid_calls']:,} invalid calls{self._verdict(rp, j)}  "
             f"[{rp.trigger.text} × {rp.strategy.text}]")
         self.call_chosen.emit(j)
         if self.in_tree.isChecked():
