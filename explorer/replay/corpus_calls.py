@@ -73,7 +73,7 @@ def corpus_calls(c: Corpus, uncounted_users: np.ndarray) -> CorpusCalls:
         _first_orphan_result(c), _last_open_call(c))
 
 
-def _spans(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def spans(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every position of the spans [lo, hi), and the span each comes from."""
     lengths = np.maximum(hi - lo, 0)
     owner = np.repeat(np.arange(len(lo)), lengths)
@@ -90,7 +90,7 @@ def _first_orphan_result(c: Corpus) -> np.ndarray:
     out = next_flagged(never, c.ends).astype(np.int64)
     out[out >= np.repeat(c.ends, c.sizes)] = BIG
     paired = np.flatnonzero(result & (c.prev_call >= 0))
-    pos, owner = _spans(c.prev_call[paired].astype(np.int64) + 1, paired + 1)
+    pos, owner = spans(c.prev_call[paired].astype(np.int64) + 1, paired + 1)
     spanned = np.full(n, BIG, dtype=np.int64)
     np.minimum.at(spanned, pos, paired[owner])
     return np.minimum(out, spanned)
@@ -108,7 +108,7 @@ def _last_open_call(c: Corpus) -> np.ndarray:
     out = np.r_[-1, last[:-1]].astype(np.int64)
     out[out < np.repeat(c.start, c.sizes)] = -1
     answered = np.flatnonzero(call & (c.next_result >= 0))
-    pos, owner = _spans(answered + 1, c.next_result[answered].astype(np.int64) + 1)
+    pos, owner = spans(answered + 1, c.next_result[answered].astype(np.int64) + 1)
     spanned = np.full(n, -1, dtype=np.int64)
     np.maximum.at(spanned, pos, answered[owner])
     return np.maximum(out, spanned)

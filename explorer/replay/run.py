@@ -271,7 +271,6 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
     cuts = stretch.StretchCuts(log)
     at = np.asarray(positions, dtype=np.int64)
     fires = StretchTrigger(log, rlog.opens_turn, trigger, at, cuts.total)
-    del positions
     # a cut within the budget keeps all (M2 may still drop the RESULTs the memory opens with)
     kept_within_budget = strategy.family != "M2"
     fired, starts, befores = [], [], []

@@ -24,6 +24,7 @@ from explorer.compaction.log import (
     SYSTEM,
     SessionLog,
 )
+from explorer.replay.corpus_calls import spans
 
 #: The events of the stretches one batch of :func:`stretch_columns` lays out at most.
 BATCH = 1 << 18
@@ -131,11 +132,9 @@ def _orphans(log: SessionLog, positions: np.ndarray, start: np.ndarray,
         while b < len(heads) and size + hi[b] - lo[b] <= BATCH:
             size += int(hi[b] - lo[b])
             b += 1
-        lengths = hi[a:b] - lo[a:b]
-        offset = np.r_[0, np.cumsum(lengths)]
-        run = np.repeat(np.arange(b - a), lengths)
+        e, run = spans(lo[a:b], hi[a:b])   # every event of the stretches, and its run
+        offset = np.r_[0, np.cumsum(hi[a:b] - lo[a:b])]
         first = lo[a:b][run]
-        e = first + np.arange(offset[-1]) - offset[:-1][run]   # every event of the stretches
         orphan_result = is_result[e] & (log.prev_call[e] < first)
         call = is_call[e]
         answer = log.next_result[e]
