@@ -167,10 +167,9 @@ def make_inputs(data: Path, size: int, only: set[str]) -> None:
 
 
 def settle() -> None:
-    """Write the inputs just made out to disk before the first case: the kernel would
-    otherwise write back their hundreds of MB while it runs, and the first case (canonical
-    JSON Lines) paid for it (seen: 3.9 s in the full run against 2.0 s alone, with 5.8
-    CPU seconds against 3.3)."""
+    """Write the inputs just made out to disk before the first case, so that no case shares
+    the machine with their write-back. (Measured, this alone did not explain the slow first
+    case: 3.6 s with it; making the inputs in a child process of their own did, see main.)"""
     start = time.perf_counter()
     os.sync()
     print(f"inputs written out to disk in {time.perf_counter() - start:.1f} s", flush=True)
