@@ -101,20 +101,14 @@ def blocks(path: Path, size: int = BLOCK, span: Span | None = None) -> Iterator[
     with open(path, "rb") as raw:
         gz = raw.read(2) == b"\x1f\x8b"
         raw.seek(0)
-        reads = gunzip(raw, size) if gz else iter(lambda: raw.read(size), b"")
         offset, line = 0, 1
         if span is not None:
             if gz:
                 raise ValueError("a span of a gzip file cannot be read on its own")
             raw.seek(span.offset)
-            left = [span.end - span.offset]
-
-            def read_span() -> bytes:
-                data = raw.read(min(size, left[0]))
-                left[0] -= len(data)
-                return data
-            reads = iter(read_span, b"")
             offset, line = span.offset, span.first_line
+        reads = (gunzip(raw, size) if gz else
+                 _reads(raw, size, None if span is None else span.end - span.offset))
         parts: list[bytes] = []
         held = 0
         skipped = -1  # bytes of a line past the limit read so far (-1: none)
@@ -137,7 +131,7 @@ def blocks(path: Path, size: int = BLOCK, span: Span | None = None) -> Iterator[
                 data = data[nl + 1:]
             end = data.rfind(b"\n") + 1
             if end == 0:
-                parts.append(data)  # a line longer than a block: keep reading
+                parts.append(bytes(data))  # a line longer than a block: keep reading
                 held += len(data)
                 if held > most:
                     parts, held, skipped = [], 0, held
@@ -147,8 +141,11 @@ def blocks(path: Path, size: int = BLOCK, span: Span | None = None) -> Iterator[
                 yield _long(offset, line, raw.tell())
                 offset, line = offset + held + nl + 1, line + 1
                 parts, held, data, end = [], 0, data[nl + 1:], end - nl - 1
-            whole = b"".join(parts) + data[:end] if parts else data[:end]
-            parts = [data[end:]] if end < len(data) else []
+            # one copy: the read buffer is used again (a memoryview slices it without one)
+            view = memoryview(data)
+            whole = b"".join([*parts, view[:end]]) if parts else bytes(view[:end])
+            parts = [bytes(view[end:])] if end < len(data) else []
+            view.release()
             held = len(data) - end
             if whole:
                 yield Block(whole, offset, line, raw.tell())
@@ -163,6 +160,24 @@ def blocks(path: Path, size: int = BLOCK, span: Span | None = None) -> Iterator[
                         long=f"{cut}; this line and the rest of the file are not read")
             rest, cut, offset, line = b"", None, offset + len(rest), line + 1
         yield Block(rest, offset, line, raw.tell(), unterminated=bool(rest), cut=cut)
+
+
+def _reads(raw, size: int, left: int | None) -> Iterator[bytearray | bytes]:
+    """The file's bytes from where ``raw`` stands (``left`` of them, or all), ``size`` at a
+    time, each read into the same buffer: the caller copies what it keeps before the next.
+    A fresh block of 32 MB per read was a fresh mapping of memory, its pages faulted in
+    again each time (glibc's malloc maps blocks that large anew): a fifth of the time
+    canonical JSON Lines took to import."""
+    buf = bytearray(size)
+    view = memoryview(buf)
+    while left is None or left > 0:
+        want = size if left is None else min(size, left)
+        n = raw.readinto(view[:want])
+        if not n:
+            return
+        if left is not None:
+            left -= n
+        yield buf if n == size else bytes(view[:n])
 
 
 def _long(offset: int, line: int, pos: int) -> Block:
