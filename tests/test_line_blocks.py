@@ -27,10 +27,9 @@ def _damaged(seed: Path, out: Path) -> Path:
 
 
 def _read(path: Path, block: int, monkeypatch) -> list[tuple]:
+    """Every line and record as the agent readers take them (json_lines)."""
     monkeypatch.setattr(lines, "LINE_BLOCK", block)
-    return [(line, [v[1:] for v in lines.records_of(line.data.decode("utf-8", "replace"),
-                                                      line.offset, line.tail, False)])
-            for line in lines.lines(path)]
+    return list(lines.json_lines(path))
 
 
 @pytest.mark.parametrize("seed", REAL, ids=["codex-cli", "claude-code"])
