@@ -1,4 +1,3 @@
--- Record the dropped copies, so that they are counted and can be shown.
+-- Record the copies left out (find_duplicates.sql), so that they are counted and can be shown.
 INSERT INTO duplicates
-SELECT e.file_id, e.line, e.session_id, e.event_id, e.seq, e.sub, e.kind, e.call_id, d.kept_eid
-FROM events e JOIN dups d USING (eid)
+SELECT file_id, line, session_id, event_id, seq, sub, kind, call_id, kept_eid FROM dups

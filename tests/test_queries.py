@@ -84,7 +84,8 @@ def demo_store(tmp_path_factory):
     token_counts.ensure(s, CostSettings(tokenizer="o200k"))
     s.con.execute("CREATE TEMP TABLE token_batch (eid BIGINT, bpe_tokens BIGINT)")
     s.con.execute("CREATE TEMP TABLE cand (key_hash UBIGINT)")
-    s.con.execute("CREATE TEMP TABLE dups (eid BIGINT, kept_eid BIGINT)")
+    s.con.execute("CREATE TEMP TABLE dups AS SELECT eid, eid AS kept_eid, file_id, line, "
+                  "session_id, event_id, seq, sub, kind, call_id FROM events LIMIT 0")
     s.run("create_record_rows")
     s.run("findings_cache_stage")
     s.con.execute("CREATE TEMP TABLE stage_records (row_no BIGINT, rec BIGINT, skipped VARCHAR)")

@@ -106,12 +106,13 @@ def _load(store: Db, path: Path, reader: Reader, earlier: dict, digest: tuple[st
         fragments["seq"] = "$seq_from + row_number() OVER (ORDER BY row_no)"
         params["seq_from"] = (earlier["events"]
                               + store.one("file_duplicate_events", file_id=file_id)["n"])
+    imports.find_copies(store, fragments, file_id, eid_base, steps, assign_seq=assign, **params)
     steps.run(store, INSERTED, "insert_events", fragments, eid_base=eid_base, file_id=file_id,
               non_cjk=NON_CJK_RE2, assign_seq=assign, **params)
     if details:
         steps.run(store, DETAILED, "insert_event_details", typed, eid_base=eid_base,
                   assign_seq=assign)
-    imports._drop_copies(store, typed, file_id, False, steps, appended_from=eid_base)
+    imports.record_copies(store, steps)
     counts = store.one("file_counts", file_id=file_id)
     new_dups = counts["duplicates"]
     if seq["records"] > counts["events"] - earlier["events"] + new_dups:

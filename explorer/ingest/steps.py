@@ -20,9 +20,10 @@ import queries
 from explorer.jobs import Cancelled, ProgressHook, StopHook
 from explorer.store.db import Db, run_watched
 
-#: Where each step ends, in thousandths of the file's progress (the duplicates' four
-#: statements take 5 each after DEDUPLICATED; the commit takes the rest after REJECTED).
-HASHED, STAGED, INSERTED, DETAILED, DEDUPLICATED, REJECTED = 50, 550, 750, 880, 940, 970
+#: Where each step ends, in thousandths of the file's progress (the copies are found
+#: before the rows are inserted; the two statements that record them take 5 each after
+#: DETAILED; the commit takes the rest after REJECTED).
+HASHED, STAGED, DEDUPLICATED, INSERTED, DETAILED, REJECTED = 50, 550, 610, 800, 930, 970
 
 
 class Steps:

@@ -1,2 +1,0 @@
--- Drop the details of the copies too.
-DELETE FROM event_details WHERE eid IN (SELECT eid FROM dups)
