@@ -61,6 +61,7 @@ class Plan:
 
 EXEC, POLL = "exec_command", "write_stdin"
 _RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$", re.MULTILINE)
+_RUNNING_TEXT = "Process running with session ID "   # what any match of _RUNNING holds
 EXITED = re.compile(r"^(?:Process exited with code|Exit code:) (-?\d+)\s*$", re.MULTILINE)
 
 
@@ -88,10 +89,11 @@ def _note_exec(p: dict, etype: str, plan: Plan) -> None:
                 plan.polls[call_id] = str(args["session_id"])
     elif etype == "function_call_output" and isinstance(p.get("output"), str):
         tool, out = plan.tools.get(call_id), p["output"]
-        header = out.split("\nOutput:", 1)[0]
-        running = _RUNNING.search(header)
-        if tool == EXEC and running:
-            plan.processes[running.group(1)] = call_id
+        if tool == EXEC:   # the output of another tool is not searched (37 MB of bench_import's)
+            header = out.split("\nOutput:", 1)[0]
+            running = _RUNNING.search(header) if _RUNNING_TEXT in header else None
+            if running:
+                plan.processes[running.group(1)] = call_id
         elif tool == POLL and call_id in plan.polls:
             command = plan.processes.get(plan.polls[call_id])
             code = header_exit(out)
