@@ -80,7 +80,7 @@ def test_failed_import_leaves_nothing_behind(tmp_path, monkeypatch):
 
     def boom(*args, **kwargs):
         raise duckdb.InterruptException("stopped")
-    monkeypatch.setattr("explorer.ingest.imports._drop_copies", boom)
+    monkeypatch.setattr("explorer.ingest.imports.record_copies", boom)   # after the insert
     with pytest.raises(duckdb.InterruptException):
         import_paths(s, [other])
     assert audits.corpus_counts(s)["events"] == 3
