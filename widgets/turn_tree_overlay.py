@@ -123,7 +123,9 @@ class TurnTreeOverlay:
         built = rows
         if len(rows) > len(self._node_of):   # most rows not made (a big session): the made ones
             made = np.fromiter(self._node_of, dtype=np.int64, count=len(self._node_of))
-            built = np.intersect1d(made, rows, assume_unique=True)
+            # rows are sorted: each made row looked up in them (a sort of 3M rows: 0.09 s)
+            at = np.minimum(np.searchsorted(rows, made), len(rows) - 1)
+            built = np.sort(made[rows[at] == made])
         for row in built.tolist():
             node = self._node_of.get(row)
             if node is None:
@@ -142,7 +144,7 @@ class TurnTreeOverlay:
             for a, b in ranges(first, end, positions):
                 self._signal("dataChanged", self.index(a, 0, at), self.index(b, last, at))
         turns = (np.arange(len(self._turns)) if force_turns   # the turns made only
-                 else np.unique(self._turn_of[rows]) if len(rows) else ())
+                 else np.flatnonzero(np.bincount(self._turn_of[rows])) if len(rows) else ())
         turns = turns[turns < len(self._turns)] if len(turns) else turns
         if len(turns):   # the turns follow the synthetic rows at the top, in order
             at = turns + self._turns[0].position

@@ -131,13 +131,23 @@ def rest_in_seq_order(db: Db, known: pl.DataFrame, settings: CostSettings,
     if rest.height != known.height:
         raise SessionChanged("the session changed while it was read")
     if not rest["eid"].equals(known["eid"]):
-        rest = known.select("eid").join(rest, on="eid", how="left", maintain_order="left")
-        if rest["estimated"].null_count():   # an eid of the tree is not read any more
+        rest = rest[rows_by_eid(known["eid"].to_numpy(), rest["eid"].to_numpy())]
+        if not rest["eid"].equals(known["eid"]):   # not the same events any more
             raise SessionChanged("the session changed while it was read")
     rest = rest.with_columns(
         *(rest[f"{name}_id"].rank("dense").cast(pl.Int32).alias(f"{name}_key")
           for name in ("user", "message")))
     return known.hstack(rest.select(REST_READ).get_columns())
+
+
+def rows_by_eid(want: np.ndarray, have: np.ndarray) -> np.ndarray:
+    """For each of the eids ``want``, the row of ``have`` holding it, when both hold the
+    same distinct eids (else rows whose eids differ from ``want``: the caller compares).
+    Two sorts of runs already sorted (a scan's row groups): a session of 3M events took
+    0.36 s to be joined on eid, 0.1 s so."""
+    rows = np.empty(len(want), dtype=np.int64)
+    rows[np.argsort(want, kind="stable")] = np.argsort(have, kind="stable")
+    return rows
 
 
 def marks_columns(db: Db, known: pl.DataFrame, order: Order, settings: CostSettings,
