@@ -147,11 +147,11 @@ class TurnTreeCells:
         cached = getattr(self, "_optional", None)
         if cached is None or cached[0] is not frame:
             cached = self._optional = (frame, {})
-        values = cached[1].get(name)
-        if values is None:
-            values = cached[1][name] = (frame[name].to_list() if name in frame.columns
-                                        else [None] * frame.height)
-        return values[row]
+        if name not in cached[1]:   # the column itself, read a cell at a time: a list of
+            # its values held a pointer per event (a session of 3M events: 23 MB)
+            cached[1][name] = frame[name] if name in frame.columns else None
+        values = cached[1][name]
+        return values[int(row)] if values is not None else None
 
     def _text_preview(self, row: int) -> str:
         """The first words of an event's text, on one line (read with its block of rows)."""

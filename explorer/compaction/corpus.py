@@ -37,6 +37,10 @@ class Corpus:
     eid: np.ndarray          # import position of each event (to join transform costs)
     #: pair_order(call_key, has_id, session, start), when the caller has it already
     call_order: np.ndarray | None = None
+    #: the USER opening each g's turn and the next USER at or after g (int32), when the
+    #: caller has them already (one session's log: explorer.compaction.log.SessionLog)
+    turn_start: np.ndarray | None = None
+    next_user: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.sizes = np.diff(self.offsets)
@@ -50,8 +54,10 @@ class Corpus:
         self.suffix_from = np.repeat(total[self.ends], self.sizes) - total[:-1]
         # Positions and counts fit in 32 bits (a corpus under 2**31 events): half the memory.
         is_user = self.kind == USER
-        self.turn_start = _turn_start(is_user, self.start)
-        self.next_user = next_flagged(is_user, self.ends, np.int32)
+        if self.turn_start is None:
+            self.turn_start = _turn_start(is_user, self.start)
+        if self.next_user is None:
+            self.next_user = next_flagged(is_user, self.ends, np.int32)
         self.content = np.isin(self.kind, CONTENT_KINDS)
         self.content_prefix = np.r_[0, np.cumsum(self.content, dtype=np.int32)]
         dangling = (self.kind == CALL) & self.has_id & (self.next_result < 0)

@@ -24,9 +24,11 @@ def corpus_of(log: SessionLog) -> Corpus:
     return cached
 
 
-def _key(codes: np.ndarray, present: np.ndarray) -> np.ndarray:
-    """Codes as the corpus's hashed keys: 0 where absent, code + 1 elsewhere."""
-    return np.where(present, codes + 1, 0).astype(np.uint64)
+def _key(codes: np.ndarray, present: np.ndarray, dtype=np.uint64) -> np.ndarray:
+    """Codes as the corpus's keys: 0 where absent, code + 1 elsewhere. The user and turn
+    keys are hashed together (corpus.turn_user_key: 64 bits); the call and message keys
+    are only compared, and keep the codes' 32 bits (a session of 3M events: 23 MB less)."""
+    return np.where(present, codes + 1, 0).astype(dtype, copy=False)
 
 
 def _build(log: SessionLog) -> Corpus:
@@ -43,10 +45,18 @@ def _build(log: SessionLog) -> Corpus:
         prev_call=log.prev_call, next_result=log.next_result,
         user_key=_key(log.user, has_user) if has_user.any() else None,
         turn_key=_key(log.turn, has_turn) if has_turn.any() else None,
-        call_key=_key(log.call, has_id), message_key=_key(log.message, log.message >= 0),
+        call_key=_key(log.call, has_id, log.call.dtype),
+        message_key=_key(log.message, log.message >= 0, log.message.dtype),
         has_message=log.message >= 0, archived=log.archived,
         eid=log.eid if log.eid is not None else np.arange(n),
-        call_order=log.call_order)   # the log's grouping of the call ids, shared
+        # the log's grouping of the call ids and its turns, shared
+        call_order=log.call_order, turn_start=_int32(log.turn_start),
+        next_user=_int32(log.next_user))
+
+
+def _int32(positions: np.ndarray) -> np.ndarray | None:
+    """The log's positions where they are the corpus's (32 bits), else None (made again)."""
+    return positions if positions.dtype == np.int32 else None
 
 
 def window_of(log: SessionLog, decide, args: tuple, budget: int,
