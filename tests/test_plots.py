@@ -87,6 +87,26 @@ def test_cost_curve_of_a_hand_worked_log(store, tmp_path):
     assert curve.total == 25 and curve.cost_of(0) == 0
 
 
+
+def test_the_envelope_of_a_curve_keeps_each_stretch_s_lowest_and_highest_point():
+    from types import SimpleNamespace
+
+    from explorer.compaction.log import ASSISTANT
+    rng = np.random.default_rng(3)
+    n = 1_000
+    curve = cost_curve(SimpleNamespace(cost=rng.integers(0, 9, n), kind=np.full(n, ASSISTANT)))
+    xs, ys = curve.envelope(0, n + 1, 500)            # few enough: every point
+    assert xs.tolist() == list(range(1, n + 1)) and np.array_equal(ys, curve.y)
+    xs, ys = curve.envelope(101, 900, 10)             # 10 stretches of the range
+    assert np.array_equal(ys, curve.y[xs - 1])        # real points
+    assert xs[0] == 100 and xs[-1] == 901             # one point beyond each side
+    edges = np.linspace(99, 901, 11).astype(int)      # the stretches' first rows
+    want = sorted({*edges[:-1].tolist(), *(edges[1:] - 1).tolist()})
+    assert (xs - 1).tolist() == want
+    xs, _ = curve.envelope(400, 410, 10)              # zoomed in: every point again
+    assert xs.tolist() == list(range(399, 412))
+
+
 # -- the session plot -------------------------------------------------------------------
 def _plot(qtbot, demo, session="k0006"):
     plot = SessionCostPlot()
@@ -312,3 +332,30 @@ def test_a_long_curve_is_drawn_downsampled_to_the_pixels(qtbot):
     costs = np.rint(10.0 ** drawn_y).astype(np.int64)   # drawn in log10: real points of it
     assert np.isin(costs, curve.y).all()
     assert costs.min() == curve.y[0] and costs.max() > 0.99 * curve.total
+
+
+def test_a_big_session_s_curve_is_held_as_the_envelope_of_the_range_shown(qtbot):
+    """pyqtgraph is handed at most two points a stretch of the x range shown (the range's
+    envelope), not a copy of every point; zoomed in, every point of the new range."""
+    from types import SimpleNamespace
+
+    from explorer.compaction.log import ASSISTANT, USER
+    from widgets.cost_plot import CURVE_BUCKETS
+    n = 200_000
+    rng = np.random.default_rng(7)
+    log = SimpleNamespace(cost=rng.integers(1, 50, n),
+                          kind=np.where(rng.random(n) < 0.2, USER, ASSISTANT))
+    plot = SessionCostPlot()
+    qtbot.addWidget(plot)
+    plot.set_session(SimpleNamespace(log=log, session_id="s", order=Order.SEQ,
+                                     has_preamble=False))
+    curve = cost_curve(log)
+    xs = np.asarray(plot.curve.xData, dtype=np.int64)
+    assert len(xs) <= 2 * CURVE_BUCKETS + 2 < n
+    assert xs[0] == 1 and xs[-1] == n
+    assert np.array_equal(plot.curve.yData, curve.y[xs - 1])
+    assert np.diff(xs).max() <= n // CURVE_BUCKETS + 1
+    plot.plot.setXRange(50_000, 52_000, padding=0)
+    xs = np.asarray(plot.curve.xData, dtype=np.int64)
+    assert xs[0] <= 50_000 and xs[-1] >= 52_000
+    assert (np.diff(xs) == 1).all() and np.array_equal(plot.curve.yData, curve.y[xs - 1])

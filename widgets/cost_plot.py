@@ -23,6 +23,11 @@ from widgets.plain_text import whole_tip
 MIN_BUDGET, MAX_BUDGET = 100, 1_000_000
 CURVE_PEN = pg.mkPen("#1f77b4", width=2)
 
+#: The curve is handed to pyqtgraph as the envelope of this many stretches of the x range
+#: shown (CostCurve.envelope: at most two points each), made again when the range changes:
+#: the whole curve of a 3M-event session, held by pyqtgraph as well, cost 66 MB.
+CURVE_BUCKETS = 4_096
+
 #: At most this many turn boundaries are drawn: more cannot be told apart on any screen (a
 #: 3M-event session has 536,000 turns, whose segments took 20 s to paint the first time).
 MAX_TURN_LINES = 4_000
@@ -125,6 +130,7 @@ class SessionCostPlot(QWidget):
         for item in (self.curve.curve, self.turns.curve,
                      *(plot.getAxis(name) for name in ("left", "bottom"))):
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        plot.getViewBox().sigXRangeChanged.connect(self._on_x_range_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(2)
@@ -132,6 +138,7 @@ class SessionCostPlot(QWidget):
         layout.addWidget(self.plot_widget, 1)
         layout.addWidget(self.readout)
         self._curve: CostCurve | None = None
+        self._drawn: tuple[int, int] | None = None   # the x span whose points are drawn
         self._budget = 4_000
         self._emitted: int | None = None
         self._marked: tuple[int, int | None] | None = None   # where the marker is drawn
@@ -149,7 +156,8 @@ class SessionCostPlot(QWidget):
             self.title.setText("Select a session to see its cost curve.")
         else:
             curve = self._curve = cost_curve(data.log)
-            self.curve.setData(curve.x, curve.y)
+            self._drawn = None
+            self._draw_curve(0, curve.n + 1)
             self.turns.setData(*self._turn_segments(curve))
             self.turns.setPen(turn_pen(len(curve.turn_x)))
             self.title.setText(f"{elided(data.session_id)}: {curve.n:,} events, "
@@ -173,6 +181,21 @@ class SessionCostPlot(QWidget):
         return self._curve
 
     # -- internals ----------------------------------------------------------------------
+    def _draw_curve(self, low: float, high: float) -> None:
+        """The curve's points for the x range ``[low, high]`` (every point of a small
+        session; the range's envelope otherwise), unless those are drawn already."""
+        curve = self._curve
+        whole = curve.n <= 2 * CURVE_BUCKETS
+        span = (0, curve.n + 1) if whole else (max(0, int(low)), int(math.ceil(high)))
+        if self._drawn == span:
+            return
+        self._drawn = span
+        self.curve.setData(*curve.envelope(span[0], span[1], CURVE_BUCKETS))
+
+    def _on_x_range_changed(self, _view, x_range) -> None:
+        if self._curve is not None:
+            self._draw_curve(*x_range)
+
     def _on_line_dragged(self, _line) -> None:
         self._budget = budget_of(self.line.value())
         self._show_budget()
@@ -216,8 +239,10 @@ class SessionCostPlot(QWidget):
     def _set_ranges(self) -> None:
         curve = self._curve
         n = curve.n if curve is not None else 0
-        positive = curve.y[curve.y > 0] if curve is not None else np.zeros(0)
-        low = min(MIN_BUDGET, int(positive[0]) if len(positive) else MIN_BUDGET) / 2
+        # the first positive cost (y never decreases), without a copy of the positive ones
+        first = int(np.searchsorted(curve.y, 1)) if curve is not None else 0
+        positive = curve is not None and first < curve.n
+        low = min(MIN_BUDGET, int(curve.y[first]) if positive else MIN_BUDGET) / 2
         high = 2.0 * max(MAX_BUDGET, curve.total if curve is not None else 0)
         y0, y1 = math.log10(max(low, 0.5)), math.log10(high)
         self.plot.setLimits(xMin=0, xMax=max(n, 1) + 1, yMin=y0 - 0.5, yMax=y1 + 0.5)

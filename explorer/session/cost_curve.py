@@ -19,16 +19,36 @@ from explorer.compaction.log import USER, SessionLog
 class CostCurve:
     """x = number of newest events kept (1..n), y = their total cost (int64, non-decreasing);
     ``turn_x`` = the x at which the kept events start with a turn's USER event (ascending),
-    ``turn_y`` = the cost of keeping that many."""
+    ``turn_y`` = the cost of keeping that many. ``x`` is ``y``'s place + 1, made when read
+    (a session of 3M events keeps 23 MB less)."""
 
-    x: np.ndarray
     y: np.ndarray
     turn_x: np.ndarray
     turn_y: np.ndarray
 
     @property
+    def x(self) -> np.ndarray:
+        return np.arange(1, len(self.y) + 1, dtype=np.int64)
+
+    @property
     def n(self) -> int:
-        return len(self.x)
+        return len(self.y)
+
+    def envelope(self, low: float, high: float, buckets: int) -> tuple[np.ndarray, np.ndarray]:
+        """The points of the curve to draw for the x range ``[low, high]``: every point when
+        there are at most ``2 * buckets``, else the first and the last point of each of
+        ``buckets`` equal stretches (the lowest and the highest of a non-decreasing curve:
+        drawn a stretch a pixel column, the same pixels as every point), and one point on
+        each side of the range so that the line reaches its edges. Real points only."""
+        n = self.n
+        first = min(max(int(np.floor(low)) - 2, 0), n)   # indices: x - 1, a point beyond
+        last = min(max(int(np.ceil(high)) + 1, first), n)   # exclusive, a point beyond
+        if last - first <= 2 * buckets:
+            rows = np.arange(first, last, dtype=np.int64)
+        else:
+            edges = np.linspace(first, last, buckets + 1).astype(np.int64)
+            rows = np.unique(np.concatenate([edges[:-1], edges[1:] - 1]))
+        return rows + 1, self.y[rows]
 
     @property
     def total(self) -> int:
@@ -49,9 +69,8 @@ def cost_curve(log: SessionLog) -> CostCurve:
     """The curve of ``log`` in its viewed order (``log.cost`` and ``log.kind``)."""
     cost = np.asarray(log.cost, dtype=np.int64)
     n = len(cost)
-    x = np.arange(1, n + 1, dtype=np.int64)
     y = np.cumsum(cost[::-1], dtype=np.int64)
     starts = np.flatnonzero(np.asarray(log.kind) == USER)   # ascending index i ...
     turn_x = (n - starts)[::-1].astype(np.int64)            # ... is x = n - i, made ascending
     turn_y = y[turn_x - 1] if len(turn_x) else np.zeros(0, dtype=np.int64)
-    return CostCurve(x, y, turn_x, turn_y)
+    return CostCurve(y, turn_x, turn_y)
