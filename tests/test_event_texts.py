@@ -54,9 +54,12 @@ def test_the_session_data_is_the_wide_frames(demo, session):
         assert getattr(log, name).tolist() == getattr(expected, name).tolist(), name
     assert log.call_ids == wide["call_id"].to_list() and log.tools == wide["tool"].to_list()
     for name, column in (("call", "call_id"), ("message", "message_id"), ("user", "user_id")):
-        first: dict = {}   # codes in order of first appearance, None -> -1
-        assert getattr(log, name).tolist() == [-1 if v is None else first.setdefault(v, len(first))
-                                               for v in wide[column].to_list()], name
+        # equal ids, equal codes; distinct ids, distinct codes; None -> -1 (the numbers
+        # themselves mean nothing)
+        codes, ids = getattr(log, name).tolist(), wide[column].to_list()
+        assert [c == -1 for c in codes] == [v is None for v in ids], name
+        pairs = {(c, v) for c, v in zip(codes, ids) if v is not None}
+        assert len(pairs) == len({c for c, _ in pairs}) == len({v for _, v in pairs}), name
 
 
 def test_a_closed_store_reads_nothing_and_raises_nothing(demo, tmp_path):
