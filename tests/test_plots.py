@@ -306,24 +306,31 @@ class _LeftClick:
         pass
 
 
+def _big_session_plot(qtbot, n: int, seed: int, shown: bool = False):
+    """A plot of a random session of ``n`` events (one in five a USER), and its log."""
+    from types import SimpleNamespace
+
+    from explorer.compaction.log import ASSISTANT, USER
+    rng = np.random.default_rng(seed)
+    log = SimpleNamespace(cost=rng.integers(1, 50, n),
+                          kind=np.where(rng.random(n) < 0.2, USER, ASSISTANT))
+    plot = SessionCostPlot()
+    qtbot.addWidget(plot)
+    if shown:
+        plot.resize(600, 400)
+        plot.show()
+    plot.set_session(SimpleNamespace(log=log, session_id="s", order=Order.SEQ,
+                                     has_preamble=False))
+    return plot, log
+
+
 def test_a_long_curve_is_drawn_downsampled_to_the_pixels(qtbot):
     """The curve of a session of many events draws about two points a pixel column (peak
     downsampling: each column's lowest and highest cost, real points of it), not one
     per event: given before the item joined the plot, the mode was reset and a session of
     3M events drew all of them (3 s for the first paint)."""
-    from types import SimpleNamespace
-
-    from explorer.compaction.log import ASSISTANT, USER
     n = 200_000
-    rng = np.random.default_rng(5)
-    log = SimpleNamespace(cost=rng.integers(1, 50, n),
-                          kind=np.where(rng.random(n) < 0.2, USER, ASSISTANT))
-    plot = SessionCostPlot()
-    qtbot.addWidget(plot)
-    plot.resize(600, 400)
-    plot.show()
-    plot.set_session(SimpleNamespace(log=log, session_id="s", order=Order.SEQ,
-                                     has_preamble=False))
+    plot, log = _big_session_plot(qtbot, n, seed=5, shown=True)
     plot.grab()
     drawn_x, drawn_y = plot.curve.curve.xData, plot.curve.curve.yData
     width = plot.curve.getViewBox().width()
@@ -337,18 +344,9 @@ def test_a_long_curve_is_drawn_downsampled_to_the_pixels(qtbot):
 def test_a_big_session_s_curve_is_held_as_the_envelope_of_the_range_shown(qtbot):
     """pyqtgraph is handed at most two points a stretch of the x range shown (the range's
     envelope), not a copy of every point; zoomed in, every point of the new range."""
-    from types import SimpleNamespace
-
-    from explorer.compaction.log import ASSISTANT, USER
     from widgets.cost_plot import CURVE_BUCKETS
     n = 200_000
-    rng = np.random.default_rng(7)
-    log = SimpleNamespace(cost=rng.integers(1, 50, n),
-                          kind=np.where(rng.random(n) < 0.2, USER, ASSISTANT))
-    plot = SessionCostPlot()
-    qtbot.addWidget(plot)
-    plot.set_session(SimpleNamespace(log=log, session_id="s", order=Order.SEQ,
-                                     has_preamble=False))
+    plot, log = _big_session_plot(qtbot, n, seed=7)
     curve = cost_curve(log)
     xs = np.asarray(plot.curve.xData, dtype=np.int64)
     assert len(xs) <= 2 * CURVE_BUCKETS + 2 < n
