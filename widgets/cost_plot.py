@@ -186,7 +186,7 @@ class SessionCostPlot(QWidget):
         session; the range's envelope otherwise), unless those are drawn already."""
         curve = self._curve
         whole = curve.n <= 2 * CURVE_BUCKETS
-        span = (0, curve.n + 1) if whole else (max(0, int(low)), int(math.ceil(high)))
+        span = (0, curve.n + 1) if whole else (max(0, int(low)), math.ceil(high))
         if self._drawn == span:
             return
         self._drawn = span
