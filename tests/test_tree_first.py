@@ -387,3 +387,43 @@ def test_a_session_stored_out_of_append_order_reads_its_tree_in_it(tmp_path, tok
         assert np.array_equal(after.log.message, full.log.message)
     finally:
         store.close()
+
+
+def test_the_tree_holds_tools_and_notes_as_codes_read_a_block_at_a_time(store):
+    """The tree frame's tools and notes (few distinct values) are Categoricals, a 32-bit
+    code per event instead of a 16-byte view each, null or not (issue 13: 92 MB less in a
+    session of 3M events); the scan is fetched a block at a time, each block made compact
+    before the next: the same frame as read whole (a real Claude Code file with thinking)."""
+    import polars as pl
+
+    from explorer.model import CostSettings
+    from explorer.tokens.session_events import few_strings
+    from tests.conftest import CORPUS
+    path = next(p for p in sorted((CORPUS / "claude-code").rglob("*.jsonl"))
+                if '"thinking"' in p.read_text(encoding="utf-8"))
+    load(store, path)
+    session = store.con.execute(
+        "SELECT session_id FROM events JOIN event_details USING (eid) "
+        "WHERE note = 'thinking' LIMIT 1").fetchall()[0][0]
+    frame = load_tree(store, session).frame
+    assert frame["tool"].dtype == pl.Categorical and frame["note"].dtype == pl.Categorical
+    stored = {eid: (tool, note) for eid, tool, note in store.con.execute(
+        "SELECT eid, tool, note FROM events JOIN event_details USING (eid) "
+        "WHERE session_id = ?", [session]).fetchall()}
+    assert list(zip(frame["tool"].to_list(), frame["note"].to_list())) == [
+        stored[eid] for eid in frame["eid"].to_list()]
+    assert {t for t, _ in stored.values() if t} and {n for _, n in stored.values() if n}
+
+    settings = CostSettings()
+    params = {"session_id": session, **settings.params()}
+    seen: list[int] = []
+
+    def each(block):
+        seen.append(block.height)
+        return few_strings(block)
+
+    blocks = store.frame_in_blocks("session_events_tree_scan", settings.fragments(),
+                                   each=each, rows=5, **params)
+    whole = store.frame("session_events_tree_scan", settings.fragments(), **params)
+    assert blocks.equals(few_strings(whole)) and blocks["tool"].dtype == pl.Categorical
+    assert max(seen) <= 5 and sum(seen) == whole.height and len(seen) == -(-whole.height // 5)

@@ -51,6 +51,11 @@ class StoreError(Exception):
     program's)."""
 
 
+#: The rows :meth:`Db.frame_in_blocks` fetches at a time (DuckDB's own result chunks hold
+#: about 125,000).
+BLOCK_ROWS = 131_072
+
+
 class Db:
     """Named-query access over one DuckDB connection (one per thread)."""
 
@@ -68,6 +73,19 @@ class Db:
     def frame(self, name: str, fragments: dict[str, str] | None = None, **params: Any) -> pl.DataFrame:
         """Run the query ``name`` and return its result as a polars frame."""
         return self.con.sql(queries.render(name, **(fragments or {})), params=params or None).pl()
+
+    def frame_in_blocks(self, name: str, fragments: dict[str, str] | None = None, *,
+                        each: Callable[[pl.DataFrame], pl.DataFrame],
+                        rows: int = BLOCK_ROWS, **params: Any) -> pl.DataFrame:
+        """:meth:`frame`, its rows fetched ``rows`` at a time, each block passed through
+        ``each`` before the next is fetched (the result read to its end before it returns):
+        what ``each`` makes smaller is never held whole as it was read."""
+        reader = self.con.sql(queries.render(name, **(fragments or {})),
+                              params=params or None).to_arrow_reader(rows)
+        blocks = [each(pl.from_arrow(batch)) for batch in reader]
+        if not blocks:
+            return each(pl.from_arrow(reader.schema.empty_table()))
+        return pl.concat(blocks, rechunk=False)
 
     def one(self, name: str, fragments: dict[str, str] | None = None, **params: Any) -> dict:
         """Run ``name`` and return its single row as a dict."""
