@@ -328,17 +328,23 @@ def test_the_previews_caches_built_ahead_change_no_figure(demo):
             assert a.errors == b.errors and a.synthetic == b.synthetic
 
 
-def test_the_tree_read_first_labels_noted_events_as_the_full_load_does(store):
-    """Thinking and harness notes (FORMAT.md ``note``) are in the tree from its first read:
-    the tree keeps the notes it was built with when the rest arrives, so a tree read
-    without them would never show them (a real Claude Code file with thinking blocks)."""
+def _thinking_session(store) -> str:
+    """A session with thinking blocks, from the first real Claude Code file that has them,
+    loaded into ``store``."""
     from tests.conftest import CORPUS
     path = next(p for p in sorted((CORPUS / "claude-code").rglob("*.jsonl"))
                 if '"thinking"' in p.read_text(encoding="utf-8"))
     load(store, path)
-    session = store.con.execute(
+    return store.con.execute(
         "SELECT session_id FROM events JOIN event_details USING (eid) "
         "WHERE note = 'thinking' LIMIT 1").fetchall()[0][0]
+
+
+def test_the_tree_read_first_labels_noted_events_as_the_full_load_does(store):
+    """Thinking and harness notes (FORMAT.md ``note``) are in the tree from its first read:
+    the tree keeps the notes it was built with when the rest arrives, so a tree read
+    without them would never show them (a real Claude Code file with thinking blocks)."""
+    session = _thinking_session(store)
     first = load_tree(store, session)
     full = load_session(store, session)
     assert first.tree.note is not None
@@ -398,13 +404,7 @@ def test_the_tree_holds_tools_and_notes_as_codes_read_a_block_at_a_time(store):
 
     from explorer.model import CostSettings
     from explorer.tokens.session_events import few_strings
-    from tests.conftest import CORPUS
-    path = next(p for p in sorted((CORPUS / "claude-code").rglob("*.jsonl"))
-                if '"thinking"' in p.read_text(encoding="utf-8"))
-    load(store, path)
-    session = store.con.execute(
-        "SELECT session_id FROM events JOIN event_details USING (eid) "
-        "WHERE note = 'thinking' LIMIT 1").fetchall()[0][0]
+    session = _thinking_session(store)
     frame = load_tree(store, session).frame
     assert frame["tool"].dtype == pl.Categorical and frame["note"].dtype == pl.Categorical
     stored = {eid: (tool, note) for eid, tool, note in store.con.execute(
