@@ -407,6 +407,9 @@ def test_the_tree_holds_tools_and_notes_as_codes_read_a_block_at_a_time(store):
     session = _thinking_session(store)
     frame = load_tree(store, session).frame
     assert frame["tool"].dtype == pl.Categorical and frame["note"].dtype == pl.Categorical
+    # the windowed read (an order other than append order) makes them compact too
+    unstable = load_tree(store, session, "ts-unstable").frame
+    assert unstable["tool"].dtype == pl.Categorical and unstable["note"].dtype == pl.Categorical
     stored = {eid: (tool, note) for eid, tool, note in store.con.execute(
         "SELECT eid, tool, note FROM events JOIN event_details USING (eid) "
         "WHERE session_id = ?", [session]).fetchall()}

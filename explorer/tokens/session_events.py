@@ -52,9 +52,7 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
         frame = tree_in_seq_order(db, settings, params)
     else:
         name = "session_events_tree" if tree_only else "session_events_narrow"
-        frame = db.frame(name, {"events": events}, **params)
-    if not wide:
-        frame = few_strings(frame)
+        frame = few_strings(db.frame(name, {"events": events}, **params))
     return frame.with_columns(display_pairs(frame), thinking_owners(db, frame, events, params))
 
 
