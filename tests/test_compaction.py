@@ -152,6 +152,12 @@ def test_a_session_log_holds_compact_arrays_and_shares_the_frames(store):
     assert c.prev_call is log.prev_call and c.next_result is log.next_result
     # the pairing shared is the corpus's own: -1 wherever an event has no call id
     assert (log.prev_call[~c.has_id] == -1).all() and (log.next_result[~c.has_id] == -1).all()
+    # the prefix costs, one array for the corpus and the replay's stretch cuts
+    from itertools import accumulate
+
+    from explorer.replay.stretch import StretchCuts
+    assert c.total is log.prefix and StretchCuts(log).total is log.prefix
+    assert log.prefix.tolist() == [0, *accumulate(frame["cost"].to_list())]
     # read when first asked for: a message per run of one message id, SYSTEM set aside
     body = log.kind != 0
     assert (log.message_no[~body] == -1).all()

@@ -26,7 +26,7 @@ class StretchCuts:
 
     def __init__(self, log: SessionLog) -> None:
         self.log = log
-        self.total = np.r_[0, np.cumsum(log.cost)]
+        self.total = log.prefix   # the log's, shared with its one-session corpus
         heads = (log.kind == RESULT) & (log.call >= 0)
         self.after_heads = next_flagged(~heads, np.array([log.n]),
                                         dtype=np.int32 if log.n < 2**31 - 1 else np.int64)

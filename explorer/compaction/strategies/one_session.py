@@ -51,7 +51,7 @@ def _build(log: SessionLog) -> Corpus:
         eid=log.eid if log.eid is not None else np.arange(n),
         # the log's grouping of the call ids and its turns, shared
         call_order=log.call_order, turn_start=_int32(log.turn_start),
-        next_user=_int32(log.next_user))
+        next_user=_int32(log.next_user), total=log.prefix)
 
 
 def _int32(positions: np.ndarray) -> np.ndarray | None:
