@@ -6,10 +6,12 @@
 -- when the event has no id). The TEXT marker adds the bulky columns (text, raw); without
 -- them the session is read narrow (the window fetches texts for the rows it shows,
 -- explorer.session.event_texts); text_chars is the text's length in code points either way.
+-- Positions and turn numbers are 32-bit (explorer.tokens.session_events.POSITION: a session
+-- of 3M events holds 12 MB less per column; a session has fewer than 2**31 events).
 WITH v AS (
     SELECT *,
-        row_number() OVER w AS pos,
-        CAST(sum(CASE WHEN kind = 'USER' AND note IS NULL THEN 1 ELSE 0 END) OVER w AS BIGINT) AS turn_no,
+        CAST(row_number() OVER w AS INTEGER) AS pos,
+        CAST(sum(CASE WHEN kind = 'USER' AND note IS NULL THEN 1 ELSE 0 END) OVER w AS INTEGER) AS turn_no,
         coalesce(tokens, /*BPE*/, floor(cjk_chars / $cjk_ratio + other_chars / $other_ratio + 0.5)::BIGINT) AS cost,
         tokens IS NULL AS estimated,
         CASE WHEN tokens IS NOT NULL THEN 'tokens' WHEN /*BPE*/ IS NOT NULL THEN 'tokenizer'

@@ -402,7 +402,7 @@ def test_the_tree_holds_tools_and_notes_as_codes_read_a_block_at_a_time(store):
     before the next: the same frame as read whole (a real Claude Code file with thinking)."""
     import polars as pl
 
-    from explorer.model import CostSettings
+    from explorer.model import KINDS, CostSettings
     from explorer.tokens.session_events import few_strings
     session = _thinking_session(store)
     frame = load_tree(store, session).frame
@@ -410,12 +410,22 @@ def test_the_tree_holds_tools_and_notes_as_codes_read_a_block_at_a_time(store):
     # the windowed read (an order other than append order) makes them compact too
     unstable = load_tree(store, session, "ts-unstable").frame
     assert unstable["tool"].dtype == pl.Categorical and unstable["note"].dtype == pl.Categorical
+    # positions and turn numbers in 32 bits, in either read (12 MB less each for 3M events)
+    for read in (frame, unstable):
+        assert {read[c].dtype for c in ("pos", "turn_no", "display_call_pos",
+                                        "thinking_owner_pos")} == {pl.Int32}
+        assert read["thinking_owner_pos"].is_not_null().any()
+        # the kinds (a fixed few) as an Enum: a byte per event
+        assert read["kind"].dtype == pl.Enum(KINDS) and read["kind"].to_physical().dtype == pl.UInt8
+    stored_kind = dict(store.con.execute("SELECT eid, kind FROM events WHERE session_id = ?",
+                                         [session]).fetchall())
     stored = {eid: (tool, note) for eid, tool, note in store.con.execute(
         "SELECT eid, tool, note FROM events JOIN event_details USING (eid) "
         "WHERE session_id = ?", [session]).fetchall()}
     assert list(zip(frame["tool"].to_list(), frame["note"].to_list())) == [
         stored[eid] for eid in frame["eid"].to_list()]
     assert {t for t, _ in stored.values() if t} and {n for _, n in stored.values() if n}
+    assert frame["kind"].to_list() == [stored_kind[e] for e in frame["eid"].to_list()]
 
     settings = CostSettings()
     params = {"session_id": session, **settings.params()}
@@ -430,3 +440,30 @@ def test_the_tree_holds_tools_and_notes_as_codes_read_a_block_at_a_time(store):
     whole = store.frame("session_events_tree_scan", settings.fragments(), **params)
     assert blocks.equals(few_strings(whole)) and blocks["tool"].dtype == pl.Categorical
     assert max(seen) <= 5 and sum(seen) == whole.height and len(seen) == -(-whole.height // 5)
+
+
+@pytest.mark.parametrize("order", ["seq", "ts-unstable"])
+def test_the_writers_tokens_and_turns_are_read_in_32_bits_when_they_fit(demo, order):
+    """The rest read after the tree holds ``tokens`` and ``turn`` (BIGINT in the store) as
+    Int32 when every value of the session fits (12 MB less each for 3M events), the same
+    values by eid; a value beyond 32 bits keeps its column as read."""
+    import polars as pl
+
+    from explorer.tokens.session_events import COST_SOURCES, narrow_ints
+    for session in _sessions(demo, 3):
+        data = load_session(demo, session, order, first=load_tree(demo, session, order))
+        frame = data.frame
+        assert frame["tokens"].dtype == frame["turn"].dtype == pl.Int32
+        stored = dict(demo.con.execute("SELECT eid, turn FROM events WHERE session_id = ?",
+                                       [session]).fetchall())
+        assert frame["turn"].to_list() == [stored[e] for e in frame["eid"].to_list()]
+        assert frame["turn"].is_not_null().any()
+        assert data.log.turn.dtype == np.int32
+        # where each cost comes from, a fixed few: an Enum, a byte per event
+        wide = load_session(demo, session, order).frame   # read whole, as the store says
+        assert frame["cost_source"].dtype == pl.Enum(COST_SOURCES)
+        assert frame["cost_source"].to_list() == wide["cost_source"].cast(pl.String).to_list()
+    wide = pl.DataFrame({"tokens": [1, 2**31 - 1], "turn": [None, -(2**31) + 1]})
+    narrow = narrow_ints(wide)
+    assert narrow["tokens"].dtype == pl.Int64 and narrow["turn"].dtype == pl.Int32
+    assert narrow.rows() == wide.rows()

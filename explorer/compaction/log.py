@@ -118,7 +118,7 @@ class SessionLog:
     call: np.ndarray          # call_id code, -1 when the event has no id
     message: np.ndarray       # message_id code, -1 when none
     user: np.ndarray          # user_id code, -1 when none
-    turn: np.ndarray          # logged turn, -1 when none
+    turn: np.ndarray          # logged turn, -1 when none (int32 or int64, as read)
     archived: np.ndarray      # bool
     call_ids: Sequence        # the call_id strings (None when no id): a CodedStrings or list
     tools: Sequence
@@ -200,7 +200,7 @@ class SessionLog:
             cost=frame["cost"].to_numpy().astype(np.int64, copy=False),
             call=call, message=_codes(frame[_key(frame, "message")], values=False)[0],
             user=_codes(frame[_key(frame, "user")], values=False)[0],
-            turn=frame["turn"].fill_null(-1).to_numpy().astype(np.int64, copy=False),
+            turn=frame["turn"].fill_null(-1).to_numpy(),   # 32 bits where the frame's are
             archived=frame["archived"].fill_null(False).to_numpy().astype(bool, copy=False),
             call_ids=call_ids, tools=_few_codes(frame["tool"]),
             chars=chars.to_numpy(),

@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 
 import queries
-from explorer.model import ORDER_KEYS, CostSettings, Order
+from explorer.model import KINDS, ORDER_KEYS, CostSettings, Order
 from explorer.store.db import Db
 from explorer.tokens import counts as token_counts
 
@@ -56,18 +56,51 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
     return frame.with_columns(display_pairs(frame), thinking_owners(db, frame, events, params))
 
 
+#: The type of a frame's positions and turn numbers (pos, turn_no, display_call_pos,
+#: thinking_owner_pos; session_events.sql's INTEGER): 32 bits, as the log's positions
+#: (explorer.compaction.log.SessionLog), 12 MB less per column in a session of 3M events.
+POSITION = pl.Int32
+
+
 #: The string columns of a narrow frame that hold few distinct values (the tools, the notes):
 #: read as polars Categoricals, a 32-bit code per event. As strings, a polars column holds a
 #: 16-byte view per event, null or not: in a session of 3M events tool and note held 46 MB
 #: each (polars's ``estimated_size`` says 16 and 0). A Categorical's strings stay in polars's
 #: global cache for the process: never for a column of many values (the call ids).
 FEW_STRINGS = ("tool", "note")
+#: Where the cost comes from (queries/session_events*.sql's cost_source, in their order).
+COST_SOURCES = ("tokens", "tokenizer", "ratios")
+#: The columns whose values are a fixed few (DuckDB ENUMs, read by polars as Categoricals of
+#: 32-bit codes): as polars Enums of those values, a byte per event (3M events: 9 MB less each).
+FIXED_STRINGS = {"kind": pl.Enum(KINDS), "cost_source": pl.Enum(COST_SOURCES)}
 
 
 def few_strings(frame: pl.DataFrame) -> pl.DataFrame:
-    """``frame`` with its :data:`FEW_STRINGS` columns as Categoricals."""
-    return frame.with_columns(pl.col(c).cast(pl.Categorical) for c in FEW_STRINGS
-                              if c in frame.columns and frame[c].dtype == pl.String)
+    """``frame`` with its :data:`FEW_STRINGS` columns as Categoricals and its
+    :data:`FIXED_STRINGS` as their Enums."""
+    return frame.with_columns(
+        *(pl.col(c).cast(pl.Categorical) for c in FEW_STRINGS
+          if c in frame.columns and frame[c].dtype == pl.String),
+        *(pl.col(c).cast(dtype) for c, dtype in FIXED_STRINGS.items()
+          if c in frame.columns and frame[c].dtype != dtype))
+
+
+#: The 64-bit integer columns of the rest of a frame read narrow (the writer's own tokens and
+#: turn numbers, BIGINT in the store): held in 32 bits when every value of the session fits,
+#: as they do in real logs (:func:`narrow_ints`; 12 MB less each in a session of 3M events).
+WIDE_INTS = ("tokens", "turn")
+
+
+def narrow_ints(frame: pl.DataFrame, names: tuple[str, ...] = WIDE_INTS) -> pl.DataFrame:
+    """``frame`` with its Int64 columns ``names`` as Int32 where every value fits with room
+    for one more either side (a key made of it adds 1: explorer.compaction.strategies.
+    one_session); no value changes, and a column with one value out of that stays as read."""
+    low, high = -(2**31), 2**31 - 1
+    return frame.with_columns(
+        frame[c].cast(pl.Int32) for c in names
+        if c in frame.columns and frame[c].dtype == pl.Int64
+        and (frame[c].null_count() == frame.height
+             or (low < frame[c].min() and frame[c].max() < high)))
 
 
 #: The columns of queries/session_events_tree.sql, in its order (the turn tree's frame adds
@@ -90,8 +123,8 @@ def tree_in_seq_order(db: Db, settings: CostSettings, params: dict) -> pl.DataFr
         frame = frame[order]
     opens = (frame["kind"] == "USER") & frame["note"].is_null()
     return frame.with_columns(
-        pos=pl.int_range(1, frame.height + 1, dtype=pl.Int64, eager=True),
-        turn_no=opens.cast(pl.Int64).cum_sum()).select(TREE_READ)
+        pos=pl.int_range(1, frame.height + 1, dtype=POSITION, eager=True),
+        turn_no=opens.cast(POSITION).cum_sum()).select(TREE_READ)
 
 
 def _in_seq_order(frame: pl.DataFrame) -> bool:
@@ -113,7 +146,7 @@ def thinking_owners(db: Db, frame: pl.DataFrame, events: str, params: dict) -> p
     :func:`session_events`, the position of the event of its assistant message that the
     tree shows it under (``queries/thinking_owners.sql``, over ``events``: that frame's
     statement without texts), else None. Read only when the frame has thinking blocks."""
-    empty = pl.repeat(None, frame.height, dtype=pl.Int64, eager=True).alias("thinking_owner_pos")
+    empty = pl.repeat(None, frame.height, dtype=POSITION, eager=True).alias("thinking_owner_pos")
     if "note" not in frame.columns or not (
             (frame["kind"] == "OTHER") & (frame["note"] == "thinking")).any():
         return empty
@@ -124,7 +157,8 @@ def thinking_owners(db: Db, frame: pl.DataFrame, events: str, params: dict) -> p
 def _with_rest(db: Db, known: pl.DataFrame, events: str, params: dict) -> pl.DataFrame:
     """The tree frame ``known`` with the rest of its columns (read now, compact:
     ``queries/session_events_rest.sql``), its own columns kept as they are (not copied)."""
-    rest = db.frame("session_events_rest", {"events": events}, **params)
+    rest = few_strings(narrow_ints(db.frame("session_events_rest", {"events": events},
+                                            **params)))
     if not rest["pos"].equals(known["pos"]):
         raise SessionChanged("the session changed while it was read")
     return known.hstack(rest.drop("pos").get_columns())
@@ -141,8 +175,8 @@ def rest_in_seq_order(db: Db, known: pl.DataFrame, settings: CostSettings,
     the rows read as stored (``queries/session_events_rest_scan.sql``), put in the tree's
     order by eid when they are not in it already, the user and message ids numbered (equal
     ids, equal numbers; as session_events_rest.sql's dense ranks)."""
-    rest = db.frame("session_events_rest_scan", settings.fragments(),
-                    session_id=params["session_id"])   # no cost here: no ratio
+    rest = few_strings(narrow_ints(db.frame(   # no cost here: no ratio
+        "session_events_rest_scan", settings.fragments(), session_id=params["session_id"])))
     if rest.height != known.height:
         raise SessionChanged("the session changed while it was read")
     if not rest["eid"].equals(known["eid"]):
@@ -196,7 +230,7 @@ def display_pairs(frame: pl.DataFrame) -> pl.Series:
     keep = np.flatnonzero((frame["call_id"].is_not_null().to_numpy())
                           & (is_call_all | (kind == "RESULT").to_numpy()))
     if not len(keep):
-        return pl.repeat(None, n_rows, dtype=pl.Int64, eager=True).alias("display_call_pos")
+        return pl.repeat(None, n_rows, dtype=POSITION, eager=True).alias("display_call_pos")
     # Grouped by call id through integer codes (any numbering groups alike: only the order
     # inside a group counts), temporaries dropped as soon as done: a session of 3M events
     # sorted its strings in a frame of its own and held every temporary (+790 MB). A dense
@@ -237,5 +271,5 @@ def display_pairs(frame: pl.DataFrame) -> pl.Series:
     ok[ok] = block[ok] == block[last[ok]]
     rows = rows_sorted[order][ok]
     calls = pos[order][last[ok]]
-    empty = pl.repeat(None, n_rows, dtype=pl.Int64, eager=True).alias("display_call_pos")
+    empty = pl.repeat(None, n_rows, dtype=POSITION, eager=True).alias("display_call_pos")
     return empty.scatter(rows, calls)
