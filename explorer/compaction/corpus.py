@@ -41,7 +41,8 @@ class Corpus:
     #: caller has them already (one session's log: explorer.compaction.log.SessionLog)
     turn_start: np.ndarray | None = None
     next_user: np.ndarray | None = None
-    #: the prefix costs (length N + 1), when the caller has them already (SessionLog.prefix)
+    #: the prefix costs (length N + 1), when the caller has them already (SessionLog.prefix);
+    #: a copy with other costs (dataclasses.replace) passes None, to have them made again
     total: np.ndarray | None = None
 
     def __post_init__(self) -> None:
@@ -50,11 +51,10 @@ class Corpus:
         self.start = self.offsets[:-1]
         if self.call_order is None:
             self.call_order = pair_order(self.call_key, self.has_id, self.session, self.start)
-        # suffix_from[g]: cost of the events at g and after, in its session
+        # total[g]: the cost of the events before g (the cost at g and after, in its session,
+        # is total[end] - total[g]: explorer.compaction.strategies.reference.k0)
         if self.total is None:
             self.total = np.r_[0, np.cumsum(self.cost, dtype=np.int64)]
-        total = self.total
-        self.suffix_from = np.repeat(total[self.ends], self.sizes) - total[:-1]
         # Positions and counts fit in 32 bits (a corpus under 2**31 events): half the memory.
         is_user = self.kind == USER
         if self.turn_start is None:

@@ -101,4 +101,4 @@ def for_corpus(db: Db, corpus, settings: CompactionSettings,
     rows = _rows(db, None, settings, cost_settings)
     cost, _, _ = transformed_costs(corpus.kind, corpus.cost, corpus.session, corpus.ends,
                                    corpus.eid, rows, settings)
-    return dataclasses.replace(corpus, cost=cost)
+    return dataclasses.replace(corpus, cost=cost, total=None)   # prefix costs made again

@@ -60,7 +60,7 @@ def agentscope_tokens(c: Corpus, args: tuple, budget: int,
     """Token mode: the earliest message whose non-SYSTEM suffix fits B, at most count - 1."""
     ms = messages(c)
     # messages whose non-SYSTEM suffix is over B come first: count them per session
-    over = np.r_[0, np.cumsum(ms.body_suffix[ms.starts] > budget)]
+    over = np.r_[0, np.cumsum(ms.body_suffix_at(c, ms.starts) > budget)]
     fits = over[ms.msg_off[1:]] - over[ms.msg_off[:-1]]
     local = np.minimum(fits, np.maximum(ms.count - 1, 0))
     return _summarized(c, ms, ms.count < args[0], ms.msg_off[:-1] + local, settings.summary_cost)

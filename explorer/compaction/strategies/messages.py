@@ -17,7 +17,8 @@ from explorer.compaction.strategies.decision import Decision
 class Messages:
     """Per corpus: messages of the non-SYSTEM events and the arrays the strategies share."""
 
-    body_suffix: np.ndarray    # N: cost of the non-SYSTEM events at g and after, in session
+    body_total: np.ndarray     # N + 1: cost of the non-SYSTEM events before g (the
+                               # corpus's prefix costs when it has no SYSTEM event: shared)
     body_next: np.ndarray      # N: first non-SYSTEM index >= g in its session (session end)
     first_body: np.ndarray     # S: first non-SYSTEM index of each session (end: none)
     user_pos: np.ndarray       # all USER positions; per session from user_off, user_count
@@ -35,6 +36,17 @@ class Messages:
         """S: the number of messages of each session."""
         return np.diff(self.msg_off)
 
+    def body_suffix_at(self, c: Corpus, g: np.ndarray) -> np.ndarray:
+        """The cost of the non-SYSTEM events at each of ``g`` and after, in its session."""
+        return self.body_total[c.ends[c.session[g]]] - self.body_total[g]
+
+    def body_within(self, c: Corpus, budget: int) -> np.ndarray:
+        """S: per session, the first g whose non-SYSTEM suffix is at most ``budget`` (its
+        end when none is): the events over it come first, as the costs are >= 0 (a search
+        per session instead of a pass over every event, and no suffix per event kept)."""
+        t = self.body_total
+        return np.clip(np.searchsorted(t, t[c.ends] - budget, side="left"), c.start, c.ends)
+
 
 def messages(c: Corpus) -> Messages:
     """Build (once) the message arrays of the corpus."""
@@ -46,8 +58,8 @@ def messages(c: Corpus) -> Messages:
 def _build(c: Corpus) -> Messages:
     n, sessions = len(c.kind), len(c.start)
     body = c.kind != SYSTEM
-    body_total = np.r_[0, np.cumsum(np.where(body, c.cost, 0))]
-    body_suffix = body_total[c.ends[c.session]] - body_total[:-1]
+    body_total = c.total if body.all() else np.r_[
+        0, np.cumsum(np.where(body, c.cost, 0), dtype=np.int64)]
     body_next = next_flagged(body, c.ends, np.int32)   # positions fit in 32 bits (Corpus)
     first_body = np.where(c.sizes > 0, body_next[np.minimum(c.start, max(n - 1, 0))], c.ends)
     users = np.flatnonzero(c.kind == USER)
@@ -68,7 +80,7 @@ def _build(c: Corpus) -> Messages:
     # For each message, the first message at or after it in its session with the flag
     # (the session's message count, as a global number, when there is none).
     return Messages(
-        body_suffix=body_suffix, body_next=body_next, first_body=first_body,
+        body_total=body_total, body_next=body_next, first_body=first_body,
         user_pos=users, user_off=np.r_[0, np.cumsum(user_count)][:-1], user_count=user_count,
         starts=starts, msg_off=msg_off, msg_no=msg_no,
         run_end=next_flagged(holds_other, msg_off[1:], np.int32),

@@ -15,10 +15,14 @@ from explorer.compaction.strategies.decision import Decision, Family
 
 
 def k0(c: Corpus, budget: int) -> np.ndarray:
-    """Per session, the naive cut as a global index: events whose suffix exceeds B come first."""
-    over = c.suffix_from > budget
-    counts = np.add.reduceat(over, c.start) if len(c.start) else np.zeros(0, dtype=np.int64)
-    return c.start + counts
+    """Per session, the naive cut as a global index: events whose suffix exceeds B come first.
+
+    The suffix of g in its session is ``total[end] - total[g]``; it exceeds B where
+    ``total[g] < total[end] - B``, and as the prefix costs never decrease (costs are >= 0)
+    those g are the first ones: a search per session instead of a pass over every event,
+    and no array of suffixes kept (the benchmark corpus: 134 MB)."""
+    cut = np.searchsorted(c.total, c.total[c.ends] - budget, side="left")
+    return np.clip(cut, c.start, c.ends)
 
 
 def _plain(cut, raw) -> Decision:

@@ -57,8 +57,7 @@ def spring_tokens(c: Corpus, args: tuple, budget: int, settings: CompactionSetti
     """Newest non-SYSTEM events while their running sum fits B, snapped forward: the raw
     cut is after the events whose non-SYSTEM suffix is over B."""
     ms = messages(c)
-    over = ms.body_suffix > budget
-    raw = c.start + (np.add.reduceat(over, c.start) if len(c.start) else 0)
+    raw = ms.body_within(c, budget)
     return _snapped(c, ms, raw, raw <= ms.first_body, settings.keep_latest_turn)
 
 
