@@ -89,12 +89,13 @@ def test_cost_curve_of_a_hand_worked_log(store, tmp_path):
 
 
 def test_the_envelope_of_a_curve_keeps_each_stretch_s_lowest_and_highest_point():
-    from types import SimpleNamespace
 
     from explorer.compaction.log import ASSISTANT
     rng = np.random.default_rng(3)
     n = 1_000
-    curve = cost_curve(SimpleNamespace(cost=rng.integers(0, 9, n), kind=np.full(n, ASSISTANT)))
+    cost = rng.integers(0, 9, n)
+    curve = cost_curve(_log_double(cost, np.full(n, ASSISTANT)))
+    assert curve.y.tolist() == np.cumsum(cost[::-1]).tolist()   # the newest x events' cost
     xs, ys = curve.envelope(0, n + 1, 500)            # few enough: every point
     assert xs.tolist() == list(range(1, n + 1)) and np.array_equal(ys, curve.y)
     xs, ys = curve.envelope(101, 900, 10)             # 10 stretches of the range
@@ -306,14 +307,19 @@ class _LeftClick:
         pass
 
 
+def _log_double(cost: np.ndarray, kind: np.ndarray):
+    """What a plot reads of a SessionLog: its costs, their prefix sums, its kinds."""
+    from types import SimpleNamespace
+    return SimpleNamespace(cost=cost, prefix=np.r_[0, np.cumsum(cost)], kind=kind)
+
+
 def _big_session_plot(qtbot, n: int, seed: int, shown: bool = False):
     """A plot of a random session of ``n`` events (one in five a USER), and its log."""
     from types import SimpleNamespace
 
     from explorer.compaction.log import ASSISTANT, USER
     rng = np.random.default_rng(seed)
-    log = SimpleNamespace(cost=rng.integers(1, 50, n),
-                          kind=np.where(rng.random(n) < 0.2, USER, ASSISTANT))
+    log = _log_double(rng.integers(1, 50, n), np.where(rng.random(n) < 0.2, USER, ASSISTANT))
     plot = SessionCostPlot()
     qtbot.addWidget(plot)
     if shown:

@@ -240,9 +240,9 @@ class SessionCostPlot(QWidget):
         curve = self._curve
         n = curve.n if curve is not None else 0
         # the first positive cost (y never decreases), without a copy of the positive ones
-        first = int(np.searchsorted(curve.y, 1)) if curve is not None else 0
+        first = curve.events_within(0) if curve is not None else 0
         positive = curve is not None and first < curve.n
-        low = min(MIN_BUDGET, int(curve.y[first]) if positive else MIN_BUDGET) / 2
+        low = min(MIN_BUDGET, curve.cost_of(first + 1) if positive else MIN_BUDGET) / 2
         high = 2.0 * max(MAX_BUDGET, curve.total if curve is not None else 0)
         y0, y1 = math.log10(max(low, 0.5)), math.log10(high)
         self.plot.setLimits(xMin=0, xMax=max(n, 1) + 1, yMin=y0 - 0.5, yMax=y1 + 0.5)
