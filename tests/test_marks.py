@@ -54,3 +54,25 @@ def test_the_rules_that_found_nothing_are_not_run(store, order):
         assert event_marks(frame, rules) == event_marks(frame), session
     assert any(0 < len(r) < len(MARKED) for r in picked.values())
     assert any(not r for r in picked.values())
+
+
+def test_the_marks_are_held_as_a_byte_per_row_into_their_distinct_sets(store):
+    """A session's marks are a code per row into the sets that occur (issue 13: 3 MB instead
+    of a list of 3M pointers), read as the list of sets they stand for."""
+    from explorer.audits.row_marks import NONE, RowMarks, marked_rows
+    load(store, *demo_paths())
+    seen = 0
+    for (session,) in store.run("session_names"):
+        frame = session_events(store, session, "seq")
+        marks = event_marks(frame)
+        as_list = list(marks)
+        assert isinstance(marks, RowMarks) and len(marks) == frame.height
+        assert marks.codes.nbytes == frame.height                # one byte a row
+        assert marks.sets[0] == NONE and len(set(marks.sets)) == len(marks.sets)
+        assert set(marks.sets) == {NONE, *as_list}               # each set that occurs, once
+        assert [marks[i] for i in range(len(marks))] == as_list == marks
+        assert marks[2:7] == as_list[2:7]
+        assert marked_rows(marks).tolist() == [bool(m) for m in as_list] \
+            == marked_rows(as_list).tolist()
+        seen += len(marks.sets) > 2
+    assert seen   # some session holds rows with two different sets

@@ -16,6 +16,7 @@ parent over the rows whose state changed, so expansion and selection survive.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -53,7 +54,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self.set_session(pl.DataFrame(), [])
 
     # -- content --------------------------------------------------------------------------
-    def set_session(self, frame: pl.DataFrame, marks: list[frozenset[str]],
+    def set_session(self, frame: pl.DataFrame, marks: Sequence[frozenset[str]],
                     texts: Texts | None = None, tree: TurnTree | None = None) -> None:
         """Show a :func:`explorer.tokens.session_events.session_events` frame and its event
         marks (no overlay); ``texts`` reads the texts of a narrow frame (default: the
@@ -108,7 +109,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         """How many turns the session has (the tree shows them a block at a time)."""
         return len(self._top_rows)
 
-    def _take(self, frame: pl.DataFrame, marks: list[frozenset[str]], texts: Texts | None,
+    def _take(self, frame: pl.DataFrame, marks: Sequence[frozenset[str]], texts: Texts | None,
               tree: TurnTree) -> None:
         self._frame, self._marks = frame, marks
         self._texts = texts if texts is not None else FrameTexts(frame)
@@ -124,7 +125,7 @@ class TurnTreeModel(TurnTreeOverlay, TurnTreeCells, QAbstractItemModel):
         self._turn_size, self._turn_cost = tree.turn_size, tree.turn_cost
         self._turn_marks = tree.turn_marks
 
-    def complete_session(self, frame: pl.DataFrame, marks: list[frozenset[str]],
+    def complete_session(self, frame: pl.DataFrame, marks: Sequence[frozenset[str]],
                          texts: Texts | None, tree: TurnTree) -> bool:
         """Take the full frame and the marks of the session shown, read after its tree
         (:func:`explorer.session.data.load_tree`): when it holds the same events in the same

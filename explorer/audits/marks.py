@@ -31,6 +31,7 @@ import polars as pl
 
 import queries
 from explorer.audits import cache as audit_cache
+from explorer.audits.row_marks import RowMarks
 from explorer.audits.rule_sql import relations, units
 from explorer.audits.rules import MARKED, RULES, Rule
 from explorer.model import CostSettings, Order
@@ -46,7 +47,6 @@ _LAST = {rule.name for rule in MARKED if rule.mark.last}
 _LOCAL = threading.local()
 #: The events from which the marks' statement runs on several threads.
 _MANY = 200_000
-_NONE: frozenset[str] = frozenset()
 #: The marked rules whose fragment reads relations of the store beyond the session's frame
 #: (``event_details``, ``events``): fetched for the session, or the rule is not run.
 FROM_STORE = frozenset({"missing_child"})
@@ -87,19 +87,19 @@ def rules_found(db: Db, session_id: str, order: Order,
 
 
 def event_marks(frame: pl.DataFrame, rules: tuple[Rule, ...] = MARKED, store: Db | None = None,
-                session_id: str | None = None) -> list[frozenset[str]]:
+                session_id: str | None = None) -> RowMarks:
     """For each row of ``frame`` (in its order), the rules among ``rules`` that point at
     that event (:func:`rules_found`: the others have none). The rules of
     :data:`FROM_STORE` run only with the ``store`` and ``session_id`` the frame is of.
 
     Pair rules (tie_inversions, clock_regressions) mark the later event of the pair, the one
     out of order; grouped rules mark every event of the group. Unmarked rows share one empty
-    set (a session of millions of events costs a list of pointers, not a set per event).
+    set (:class:`RowMarks`: a session of millions of events costs a small code per event).
     """
     if frame.is_empty():
-        return []
+        return RowMarks.none(0)
     if not rules:
-        return [_NONE] * frame.height
+        return RowMarks.none(frame.height)
     positions = frame["pos"].to_numpy()
     in_order = bool(np.array_equal(positions, np.arange(1, frame.height + 1)))
     con = _connection()
@@ -107,7 +107,7 @@ def event_marks(frame: pl.DataFrame, rules: tuple[Rule, ...] = MARKED, store: Db
     stored = _store_relations(store, session_id) if FROM_STORE & {r.name for r in rules} else {}
     rules = tuple(r for r in rules if r.name not in FROM_STORE or stored)
     if not rules:
-        return [_NONE] * frame.height
+        return RowMarks.none(frame.height)
     con.register("frame", frame.select(MARK_COLUMNS).with_columns(
         pl.col("kind").cast(pl.String)))
     for name, relation in stored.items():
@@ -125,10 +125,8 @@ def event_marks(frame: pl.DataFrame, rules: tuple[Rule, ...] = MARKED, store: Db
                                                                              sorter=sorter)])
             marked.setdefault(row, set()).add(rule)
     order = {name: i for i, name in enumerate(r.name for r in RULES)}
-    out = [_NONE] * frame.height
-    for row, rules in marked.items():
-        out[row] = frozenset(sorted(rules, key=order.get))
-    return out
+    return RowMarks.of(frame.height, {row: frozenset(sorted(rules, key=order.get))
+                                      for row, rules in marked.items()})
 
 
 def _store_relations(store: Db | None, session_id: str | None) -> dict[str, pl.DataFrame]:

@@ -20,6 +20,7 @@ import polars as pl
 
 import queries
 from explorer.audits.marks import MARK_COLUMNS, event_marks, rules_found
+from explorer.audits.row_marks import RowMarks
 from explorer.audits.stamped_tables import BUILDING
 from explorer.compaction import transforms
 from explorer.compaction.log import SessionLog
@@ -53,7 +54,7 @@ class SessionData:
     cost_settings: CostSettings
     settings: CompactionSettings
     frame: pl.DataFrame            # explorer.tokens.session_events.session_events
-    marks: list[frozenset[str]]    # explorer.audits.marks.event_marks, per frame row
+    marks: RowMarks                # explorer.audits.marks.event_marks, per frame row
     log: SessionLog                # costs after the transforms the settings switch on
     usage: SessionUsage = SessionUsage()  # what the writer reported (never the cost)
     texts: Texts | None = None     # the texts of the frame's rows, read when shown
@@ -120,9 +121,9 @@ class SessionTree:
     texts: Texts | None = None
 
     @property
-    def marks(self) -> list[frozenset[str]]:
+    def marks(self) -> RowMarks:
         """No marks yet (every row the one empty set)."""
-        return [_NONE] * self.frame.height
+        return RowMarks.none(self.frame.height)
 
     @property
     def turns(self) -> int:
@@ -131,7 +132,6 @@ class SessionTree:
 
 #: The columns :func:`load_tree` reads (``queries/session_events_tree.sql``) and adds.
 TREE_COLUMNS = (*TREE_READ, "display_call_pos", "thinking_owner_pos")
-_NONE: frozenset[str] = frozenset()
 
 
 def load_tree(db: Db, session_id: str, order: Order = Order.SEQ,

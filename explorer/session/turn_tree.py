@@ -12,11 +12,13 @@ RESULT; any other row sits under its turn.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
+
+from explorer.audits.row_marks import marked_rows
 
 
 class RowMap(Mapping):
@@ -117,7 +119,7 @@ class TurnTree:
     thinking: ThinkingRows | None = None
 
     @classmethod
-    def build(cls, frame: pl.DataFrame, marks: list[frozenset[str]]) -> TurnTree:
+    def build(cls, frame: pl.DataFrame, marks: Sequence[frozenset[str]]) -> TurnTree:
         n = frame.height
         if not n:
             frame = pl.DataFrame(schema={c: pl.Int64 for c in ("turn_no", "pos", "display_call_pos",
@@ -179,14 +181,13 @@ class TurnTree:
             turn_marks=turn_marks, note=frame["note"] if "note" in frame.columns else None,
             thinking=thinking)
 
-    def marked(self, marks: list[frozenset[str]]) -> TurnTree:
+    def marked(self, marks: Sequence[frozenset[str]]) -> TurnTree:
         """The same tree with the marks of its rows counted per turn (a tree built without)."""
         return replace(self, turn_marks=_turn_marks(self.turn_of, marks))
 
-    def finding_rows(self, marks: list[frozenset[str]]) -> list[int]:
+    def finding_rows(self, marks: Sequence[frozenset[str]]) -> list[int]:
         """The rows that carry a mark, in tree order."""
-        marked = np.fromiter(map(bool, marks), dtype=bool, count=len(marks))
-        return self.tree_order[marked[self.tree_order]].tolist()
+        return self.tree_order[marked_rows(marks)[self.tree_order]].tolist()
 
 
 def _rows_at(pos: np.ndarray, wanted: np.ndarray) -> np.ndarray:
@@ -198,10 +199,10 @@ def _rows_at(pos: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     return sorter[np.searchsorted(pos, wanted, sorter=sorter)]
 
 
-def _turn_marks(turn_of: np.ndarray, marks: list[frozenset[str]]) -> dict[int, dict[str, int]]:
+def _turn_marks(turn_of: np.ndarray, marks: Sequence[frozenset[str]]) -> dict[int, dict[str, int]]:
     """Per turn with marks, how many of its rows carry each mark."""
     turn_marks: dict[int, dict[str, int]] = defaultdict(dict)
-    for r in np.flatnonzero(np.fromiter(map(bool, marks), dtype=bool, count=len(marks))):
+    for r in np.flatnonzero(marked_rows(marks)):
         counts = turn_marks[int(turn_of[r])]
         for m in marks[r]:
             counts[m] = counts.get(m, 0) + 1
