@@ -22,7 +22,7 @@ class CostCurve:
     ``turn_y`` = the cost of keeping that many. Held as the log's prefix costs
     (:attr:`SessionLog.prefix`, shared): keeping the newest ``x`` events costs
     ``prefix[n] - prefix[n - x]``; ``x`` and ``y`` are made when read (a session of 3M
-    events keeps 46 MB less)."""
+    events keeps no array of its own, 23 MB less than with ``y``)."""
 
     prefix: np.ndarray   # n + 1: the cost of the events before i (costs are >= 0)
     turn_x: np.ndarray
@@ -73,8 +73,8 @@ class CostCurve:
         return n - int(np.searchsorted(self.prefix[:n], self.total - budget, side="left"))
 
     def cost_of(self, kept: int) -> int:
-        """The cost of the ``kept`` newest events (0 for none)."""
-        return self.total - int(self.prefix[self.n - kept]) if kept > 0 else 0
+        """The cost of the ``kept`` newest events (0 for none, all of them for more)."""
+        return self.total - int(self.prefix[max(self.n - kept, 0)]) if kept > 0 else 0
 
 
 def cost_curve(log: SessionLog) -> CostCurve:
