@@ -21,4 +21,6 @@ def call_positions(kind: np.ndarray, message: np.ndarray) -> np.ndarray:
     m = message[body]
     prev_m = np.r_[-1, m[:-1]]
     other_id = (prev_m >= 0) & (prev_m != m)
-    return body[speaks & (~prev_speaks | other_id)].astype(np.int64)
+    # positions in 32 bits where they fit (a session of 3M events: 1.5M calls, 6 MB less)
+    return body[speaks & (~prev_speaks | other_id)].astype(
+        np.int32 if len(kind) < 2**31 else np.int64)

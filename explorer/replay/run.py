@@ -269,7 +269,7 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
     placeholder, the state before that call, for the general replay to go on from."""
     log = rlog.log
     cuts = stretch.StretchCuts(log)
-    at = np.asarray(positions, dtype=np.int64)
+    at = np.asarray(positions)   # event positions: 32 bits where they fit (call_positions)
     fires = StretchTrigger(log, rlog.opens_turn, trigger, at, cuts.total)
     # a cut within the budget keeps all (M2 may still drop the RESULTs the memory opens with)
     kept_within_budget = strategy.family != "M2"
@@ -297,11 +297,12 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
             continue
         j += 1
     made = len(at) if handed_over is None else handed_over
-    start = np.zeros(made, dtype=np.int64)
-    before = np.zeros(made, dtype=np.int64)
+    start = np.zeros(made, dtype=at.dtype)
+    before = np.zeros(made, dtype=at.dtype)
     if fired:   # the memory's start after each call: that of the latest compaction
         latest = np.searchsorted(fired, np.arange(made), side="right") - 1
-        start = np.where(latest >= 0, np.asarray(starts)[latest], 0)
+        start = np.where(latest >= 0, np.asarray(starts, dtype=at.dtype)[latest],
+                         at.dtype.type(0))
         before = start.copy()
         before[fired] = befores
     calls = Calls(log, budget)

@@ -98,7 +98,7 @@ def stretch_columns(log: SessionLog, opens: np.ndarray, total: np.ndarray,
     new_base = compacted.copy()
     new_base[:1] = True
     heads = np.flatnonzero(new_base)
-    base = np.cumsum(new_base) - 1
+    base = np.cumsum(new_base, dtype=positions.dtype) - positions.dtype.type(1)
     previous = np.r_[0, positions[:-1]]
     orphan_results, orphan_calls = _orphans(log, positions, start, heads)
     columns = {"position": positions, "base": base, "tail_from": positions[heads][base],
