@@ -39,6 +39,11 @@ def test_the_scrubber_shows_each_calls_request_in_the_tree(qtbot):
     assert len(strip.recorded.data) == 1
     assert strip.threshold.isVisible() and strip.threshold.value() == 40000
     assert len(strip.simulated.data) == rp.figures["compactions"]
+    # the sawtooth holds each call's request cost, in 32 bits (the plot keeps its arrays)
+    x, y = strip.curve.getData()
+    assert x.dtype == y.dtype == np.int32
+    assert x.tolist() == list(range(176))
+    assert y.tolist() == [rp.calls.figures(j)["cost"] for j in range(176)]
 
     strip.in_tree.setChecked(True)
     strip.choose(150)

@@ -249,7 +249,7 @@ class ReplayStrip(QWidget):
             self.label.setText("No model call in this session" if rp is not None else "No session")
             return
         s = sawtooth(rp)
-        x = np.arange(calls)
+        x = np.arange(calls, dtype=np.int32 if calls < 2**31 else np.int64)   # kept by the plot
         self.curve.setData(x, s.cost)
         self.simulated.setData(s.compacted, s.cost[s.compacted] if len(s.compacted) else [])
         self.recorded.setData(s.recorded, s.cost[s.recorded] if len(s.recorded) else [])
@@ -280,7 +280,7 @@ class ReplayStrip(QWidget):
         self.turn_curve.setVisible(shown)
         self.turn_line.setVisible(shown)
         if shown:
-            self.turn_curve.setData(np.arange(len(turns)), turns)
+            self.turn_curve.setData(np.arange(len(turns), dtype=turns.dtype), turns)
             self.turn_line.setValue(threshold)
             self.turn_view.setYRange(0, max(int(turns.max(initial=0)), threshold) * 1.1 + 1)
         self._on_plot_resized()

@@ -72,8 +72,10 @@ class Sawtooth:
 
 
 def sawtooth(rp: Replay) -> Sawtooth:
+    """The plot's arrays, its costs and turns in 32 bits where they fit (the plot keeps
+    them: a session of 1.5M calls holds 11 MB less)."""
     calls = rp.calls
-    cost = calls.column("cost")
+    cost = _in_32_bits(calls.column("cost"))
     compacted = np.flatnonzero(calls.column("compacted")).astype(np.int64)
     recorded = np.flatnonzero(calls.column("recorded")).astype(np.int64)
     invalid = calls.invalid().astype(np.int64)
@@ -83,8 +85,13 @@ def sawtooth(rp: Replay) -> Sawtooth:
     turns = [v for name, v, _ in rp.trigger.parts if name == "turns"]
     return Sawtooth(cost, compacted, recorded, invalid,
                     min(costs) if costs and simulated else None,
-                    calls.column("turns"),
+                    _in_32_bits(calls.column("turns")),
                     min(turns) if turns and simulated else None)
+
+
+def _in_32_bits(values: np.ndarray) -> np.ndarray:
+    """``values`` (int64, >= 0) as int32 when the largest fits, else as they are."""
+    return values.astype(np.int32) if values.max(initial=0) < 2**31 else values
 
 
 def rejected_calls(rp: Replay, provider: str) -> np.ndarray:
