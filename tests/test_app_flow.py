@@ -107,13 +107,18 @@ def test_screenshot_command_renders_the_window(tmp_path, capsys):
     assert "session k0002" in capsys.readouterr().err
 
 
-def test_screenshot_shows_the_comparison_at_the_budget_asked(qapp, monkeypatch, tmp_path):
-    """The strategy table is debounced in the window: the screenshot must not catch it stale."""
+@pytest.mark.parametrize("big", [False, True])
+def test_screenshot_shows_the_comparison_at_the_budget_asked(qapp, monkeypatch, tmp_path, big):
+    """The strategy table is debounced in the window, and computed in the background for a
+    big session (``big``: every session counted as one): the screenshot must not catch it
+    stale (a session of 3M events showed the table of the budget before)."""
     from explorer.compaction import view
     from widgets import compare_model, screenshot
     from widgets.main_window import MainWindow
 
     monkeypatch.setattr(compare_model, "DELAY_MS", 600_000)  # as if the machine were slow
+    if big:
+        monkeypatch.setattr(compare_model, "BIG_LOG", 1)
     shown = {}
     real_grab = MainWindow.grab
 

@@ -76,7 +76,7 @@ def take(out: str, paths: list[str], db: str | None = None, session: str | None 
             window.show_sweep(run=True)
             settle(window)
         window.workspace.preview.compare.refresh()  # its table waits for the budget to rest
-        QCoreApplication.processEvents()
+        settle(window)   # a big session's table is computed in the background: its rows
         if not window.grab().save(out, "PNG"):
             raise ScreenshotError(f"{out}: cannot write the PNG")
         return chosen or ""
