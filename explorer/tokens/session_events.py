@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import polars as pl
 
@@ -172,21 +174,35 @@ REST_READ = ("text_chars", "chars", "cjk", "tokens", "estimated", "cost_source",
 def rest_in_seq_order(db: Db, known: pl.DataFrame, settings: CostSettings,
                       params: dict) -> pl.DataFrame:
     """:func:`_with_rest` for a tree frame ``known`` in append order, without the window:
-    the rows read as stored (``queries/session_events_rest_scan.sql``), put in the tree's
-    order by eid when they are not in it already, the user and message ids numbered (equal
-    ids, equal numbers; as session_events_rest.sql's dense ranks)."""
+    the rows read as stored (``queries/session_events_rest_scan.sql``), the user and message
+    ids numbered (equal ids, equal numbers; as session_events_rest.sql's dense ranks), then
+    put in the tree's order by eid when they are not in it already (a scan through the join
+    rarely is), a column at a time (:func:`_taken`)."""
     rest = few_strings(narrow_ints(db.frame(   # no cost here: no ratio
         "session_events_rest_scan", settings.fragments(), session_id=params["session_id"])))
     if rest.height != known.height:
         raise SessionChanged("the session changed while it was read")
+    rows = None
     if not rest["eid"].equals(known["eid"]):
-        rest = rest[rows_by_eid(known["eid"].to_numpy(), rest["eid"].to_numpy())]
-        if not rest["eid"].equals(known["eid"]):   # not the same events any more
+        rows = rows_by_eid(known["eid"].to_numpy(), rest["eid"].to_numpy())
+        if not rest["eid"].gather(rows).equals(known["eid"]):   # not the same events any more
             raise SessionChanged("the session changed while it was read")
-    rest = rest.with_columns(
-        *(rest[f"{name}_id"].rank("dense").cast(pl.Int32).alias(f"{name}_key")
-          for name in ("user", "message")))
-    return known.hstack(rest.select(REST_READ).get_columns())
+    # numbered where they are, and the strings let go before anything is put in order
+    for name in ("user", "message"):
+        rest = rest.with_columns(rest.drop_in_place(f"{name}_id").rank("dense")
+                                 .cast(pl.Int32).alias(f"{name}_key"))
+    rest = rest.select(REST_READ)   # the frame as read let go (its eid, its strings)
+    return known.hstack(list(_taken(rest, rows)))
+
+
+def _taken(frame: pl.DataFrame, rows: np.ndarray | None) -> Iterator[pl.Series]:
+    """``frame``'s columns one at a time, each in the order ``rows`` (None: as they are), each
+    dropped from ``frame`` once taken: the frame is never held twice (a session of 3M events
+    read its rest 230 MB above what it keeps when put in order whole)."""
+    for name in frame.columns:
+        column = frame.drop_in_place(name)
+        yield column if rows is None else column.gather(rows)
+        del column
 
 
 def rows_by_eid(want: np.ndarray, have: np.ndarray) -> np.ndarray:
