@@ -44,8 +44,8 @@ def session_events(db: Db, session_id: str, order: Order = Order.SEQ,
                  **settings.fragments()}
     params = {"session_id": session_id, **settings.params()}
     events = queries.render("session_events", **(fragments | {"text": ""}))
-    if wide:
-        frame = db.frame("session_events", fragments, **params)
+    if wide:   # its strings as read, but the fixed few (as every read: one type of kind)
+        frame = fixed_strings(db.frame("session_events", fragments, **params))
     elif known is not None and Order(order) is Order.SEQ:
         return rest_in_seq_order(db, known, settings, params)
     elif known is not None:
@@ -80,11 +80,15 @@ FIXED_STRINGS = {"kind": pl.Enum(KINDS), "cost_source": pl.Enum(COST_SOURCES)}
 def few_strings(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with its :data:`FEW_STRINGS` columns as Categoricals and its
     :data:`FIXED_STRINGS` as their Enums."""
-    return frame.with_columns(
-        *(pl.col(c).cast(pl.Categorical) for c in FEW_STRINGS
-          if c in frame.columns and frame[c].dtype == pl.String),
-        *(pl.col(c).cast(dtype) for c, dtype in FIXED_STRINGS.items()
-          if c in frame.columns and frame[c].dtype != dtype))
+    return fixed_strings(frame.with_columns(
+        pl.col(c).cast(pl.Categorical) for c in FEW_STRINGS
+        if c in frame.columns and frame[c].dtype == pl.String))
+
+
+def fixed_strings(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with its :data:`FIXED_STRINGS` columns as their Enums."""
+    return frame.with_columns(pl.col(c).cast(dtype) for c, dtype in FIXED_STRINGS.items()
+                              if c in frame.columns and frame[c].dtype != dtype)
 
 
 #: The 64-bit integer columns of the rest of a frame read narrow (the writer's own tokens and
