@@ -1,5 +1,6 @@
-"""The one "next flagged position" helper: for each position, the first flagged one at or
-after it inside its segment (a session of the corpus, a session's messages, one log)."""
+"""Position helpers: for each position, the first flagged one at or after it inside its
+segment (a session of the corpus, a session's messages, one log), and which positions lie
+in given spans."""
 
 from __future__ import annotations
 
@@ -21,3 +22,13 @@ def next_flagged(flags: np.ndarray, ends: np.ndarray, dtype=np.int64) -> np.ndar
     back[last] = np.minimum(back[last], ends)
     np.minimum.accumulate(back, out=back)
     return back[::-1].copy()
+
+
+def in_spans(n: int, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """N: whether each position lies in one of the disjoint spans ``[lo[s], hi[s])`` (one a
+    session: its view), without a position per event (a session of 3M events: 48 MB of
+    temporaries less than comparing ``arange(n)`` with each event's span)."""
+    edge = np.zeros(n + 1, dtype=np.int8)
+    np.add.at(edge, lo, 1)
+    np.add.at(edge, np.maximum(hi, lo), -1)
+    return np.cumsum(edge[:-1], dtype=np.int8) > 0

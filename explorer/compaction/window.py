@@ -60,10 +60,10 @@ def in_view(log: SessionLog, w: Window) -> np.ndarray:
     """Which events of the log the view holds."""
     if w.mask is not None:
         return w.mask
-    idx = np.arange(log.n)
-    keep = idx >= w.cut
+    keep = np.zeros(log.n, dtype=bool)   # no position per event made
+    keep[w.cut:] = True
     if w.pinned:
-        keep |= log.is_system & (idx < w.cut)
+        keep[:w.cut] = log.is_system[:w.cut]
     return keep
 
 

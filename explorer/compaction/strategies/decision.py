@@ -15,6 +15,7 @@ import numpy as np
 
 from explorer.compaction.corpus import Corpus
 from explorer.compaction.log import CALL, SYSTEM
+from explorer.compaction.positions import in_spans
 from explorer.compaction.settings import CompactionSettings
 
 
@@ -58,9 +59,8 @@ class Decision:
         it later in the log, in [cut, placeholder_end) of their session."""
         if self.placeholder_end is None:
             return np.zeros(len(c.kind), dtype=bool)
-        g = np.arange(len(c.kind))
         open_call = (c.kind == CALL) & c.has_id & (c.next_result < 0)
-        return open_call & (g >= self.cut[c.session]) & (g < self.placeholder_end[c.session])
+        return open_call & in_spans(len(c.kind), self.cut, self.placeholder_end)
 
     def repaired(self, c: Corpus) -> np.ndarray:
         """Per session, M2's heads dropped plus placeholders added."""
@@ -71,12 +71,11 @@ class Decision:
         """N: which events the views hold."""
         if self.mask is not None:
             return self.mask
-        g = np.arange(len(c.kind))
-        keep = g >= self.cut[c.session]
+        keep = in_spans(len(c.kind), self.cut, c.ends)
         if self.pinned:
             keep |= c.kind == SYSTEM
         if self.preamble_end is not None:
-            keep |= g < self.preamble_end[c.session]
+            keep |= in_spans(len(c.kind), c.start, self.preamble_end)
         return keep
 
 
