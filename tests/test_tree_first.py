@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QModelIndex
 
 from explorer.cli.demo import demo_paths
+from explorer.compaction.log import SessionLog
 from explorer.session.data import TREE_COLUMNS, load_session, load_tree
 from explorer.session.turn_tree import TurnTree
 from explorer.store.db import Store
@@ -80,6 +81,15 @@ def test_the_rest_read_after_the_tree_is_the_full_load(demo, order):
         assert after.cost_text() == alone.cost_text()
         for name in ("cost", "kind", "call", "message", "user", "turn", "archived", "chars"):
             assert np.array_equal(getattr(after.log, name), getattr(alone.log, name)), name
+        # the log's call ids read off the frame's column (one row per distinct id), not a
+        # copy of the distinct ids; the same strings as a log that copies them
+        ids = after.log.call_ids
+        assert ids.values.len() == after.frame.height and len(ids.at) == len(ids.values.unique()
+                                                                               .drop_nulls())
+        copied = SessionLog.from_frame(session, after.frame).call_ids
+        assert copied.at is None and copied.values.len() == len(ids.at)
+        assert list(ids) == after.frame["call_id"].to_list() == list(copied)
+        assert [ids[r] for r in rows] == [after.frame["call_id"][r] for r in rows]
         tree = TurnTree.build(alone.frame, alone.marks)
         assert first.tree.marked(after.marks).turn_marks == tree.turn_marks
 

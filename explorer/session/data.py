@@ -175,7 +175,8 @@ def load_session(db: Db, session_id: str, order: Order = Order.SEQ,
                                    known=known)
         except SessionChanged:   # the session changed since its tree was read: all of it again
             frame = session_events(db, session_id, Order(order), cost_settings, texts=False)
-    log = transforms.for_log(db, SessionLog.from_frame(session_id, frame), settings, cost_settings)
+    log = transforms.for_log(db, SessionLog.from_frame(session_id, frame, share_ids=True),
+                             settings, cost_settings)
     texts = EventTexts(texts_from or db, frame["eid"].to_numpy())
     rules = rules_found(db, session_id, Order(order), cost_settings)
     marked = frame
