@@ -81,7 +81,8 @@ class Calls(Sequence):
             v = columns.pop(name)
             if name == "base":
                 v = v + first
-            values.frombytes(np.ascontiguousarray(v, dtype=_DTYPES[values.typecode]).tobytes())
+            values.frombytes(memoryview(   # its buffer read as it is, not copied to bytes
+                np.ascontiguousarray(v, dtype=_DTYPES[values.typecode])).cast("B"))
             del v
 
     def column(self, name: str) -> np.ndarray:

@@ -305,6 +305,7 @@ def _replay_stretch(rlog: ReplayLog, trigger: Trigger, strategy: Strategy, budge
                          at.dtype.type(0))
         before = start.copy()
         before[fired] = befores
+        del latest
     calls = Calls(log, budget)
     if made:
         calls.extend(*stretch_columns(log, fires.opens, cuts.total, at[:made], start, before))

@@ -92,22 +92,23 @@ def stretch_columns(log: SessionLog, opens: np.ndarray, total: np.ndarray,
     compaction from ``[before[j], ...)`` (``before == start``: none), and the stretches the
     calls' bases are: ``(columns, bases)``. ``opens``: N + 1, the turn-opening USER events
     before each position; ``total``: N + 1, the cost before each position."""
-    content_sum = _counts(np.isin(log.kind, CONTENT_KINDS))
-    summary_sum = _counts(log.kind == SUMMARY)
     compacted = start != before
     new_base = compacted.copy()
     new_base[:1] = True
     heads = np.flatnonzero(new_base)
     base = np.cumsum(new_base, dtype=positions.dtype) - positions.dtype.type(1)
-    previous = np.r_[0, positions[:-1]]
     orphan_results, orphan_calls = _orphans(log, positions, start, heads)
     columns = {"position": positions, "base": base, "tail_from": positions[heads][base],
                "cost": total[positions] - total[start], "dropped": start - before,
                "orphan_results": orphan_results, "orphan_calls": orphan_calls,
-               "turns": opens[positions] - opens[start], "compacted": compacted,
-               "empty": content_sum[positions] == content_sum[start],
-               "recorded": summary_sum[positions] > summary_sum[previous]}
-    del content_sum, summary_sum
+               "turns": opens[positions] - opens[start], "compacted": compacted}
+    # each prefix count made, read and let go before the next (N + 1 each)
+    content_sum = _counts(np.isin(log.kind, CONTENT_KINDS))
+    columns["empty"] = content_sum[positions] == content_sum[start]
+    del content_sum
+    summary_sum = _counts(log.kind == SUMMARY)
+    columns["recorded"] = summary_sum[positions] > summary_sum[np.r_[0, positions[:-1]]]
+    del summary_sum
     bases = [range(int(start[j]), int(positions[j])) for j in heads]
     return columns, bases
 
