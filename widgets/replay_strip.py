@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.compaction.positions import position_type
 from explorer.providers import LABELS
 from explorer.providers.replay_checks import ReplayJudge
 from explorer.providers.sweep_figures import figure_name
@@ -249,7 +250,7 @@ class ReplayStrip(QWidget):
             self.label.setText("No model call in this session" if rp is not None else "No session")
             return
         s = sawtooth(rp)
-        x = np.arange(calls, dtype=np.int32 if calls < 2**31 else np.int64)   # kept by the plot
+        x = np.arange(calls, dtype=position_type(calls))   # kept by the plot
         self.curve.setData(x, s.cost)
         self.simulated.setData(s.compacted, s.cost[s.compacted] if len(s.compacted) else [])
         self.recorded.setData(s.recorded, s.cost[s.recorded] if len(s.recorded) else [])

@@ -13,7 +13,7 @@ from functools import cached_property
 import numpy as np
 import polars as pl
 
-from explorer.compaction.positions import next_flagged
+from explorer.compaction.positions import next_flagged, position_type
 from explorer.model import KINDS
 
 SYSTEM, USER, ASSISTANT, CALL, RESULT, SUMMARY, OTHER = range(len(KINDS))
@@ -76,8 +76,7 @@ def _codes(column: pl.Series, values: bool = True,
     if not values:
         return codes, None
     rows = np.flatnonzero(codes >= 0)
-    at = np.empty(int(codes.max(initial=-1)) + 1,
-                  dtype=np.int32 if len(column) < 2**31 else np.int64)
+    at = np.empty(int(codes.max(initial=-1)) + 1, dtype=position_type(len(column)))
     at[codes[rows]] = rows   # per code, a row holding its value
     return codes, CodedStrings(codes, column, at) if share else CodedStrings(codes,
                                                                            column.gather(at))
@@ -142,7 +141,7 @@ class SessionLog:
         # session of 3M events' position arrays. What only the tests' oracles read (the
         # suffix costs, messages, pair groups) is built when first read.
         n = self.n = len(self.kind)
-        pos = np.int32 if n < 2**31 else np.int64
+        pos = position_type(n)
         is_user = self.kind == USER
         self.turn_start = (np.maximum.accumulate(np.where(is_user, np.arange(n, dtype=pos), 0))
                            if n else np.arange(0, dtype=pos))
@@ -254,7 +253,7 @@ def pairs_in_groups(kind: np.ndarray, order: np.ndarray, ids: np.ndarray,
     next_result = np.full(n, -1, dtype=dtype)
     if not m:
         return prev_call, next_result
-    step = np.arange(m, dtype=np.int32 if m < 2**31 else np.int64)
+    step = np.arange(m, dtype=position_type(m))
     first = np.empty(m, dtype=bool)   # the first element of its group
     first[0] = True
     np.not_equal(ids[1:], ids[:-1], out=first[1:])

@@ -1,10 +1,16 @@
-"""Position helpers: for each position, the first flagged one at or after it inside its
-segment (a session of the corpus, a session's messages, one log), and which positions lie
-in given spans."""
+"""Position helpers: the integer type positions fit in, for each position the first flagged
+one at or after it inside its segment (a session of the corpus, a session's messages, one
+log), and which positions lie in given spans."""
 
 from __future__ import annotations
 
 import numpy as np
+
+
+def position_type(n: int) -> type:
+    """The integer type of positions and counts among ``n`` events: 32 bits while they fit
+    (half the memory of 64), else 64."""
+    return np.int32 if n < 2**31 else np.int64
 
 
 def next_flagged(flags: np.ndarray, ends: np.ndarray, dtype=np.int64) -> np.ndarray:

@@ -17,6 +17,7 @@ import numpy as np
 
 from explorer.compaction.corpus import Corpus, cost_figures
 from explorer.compaction.log import CALL, RESULT
+from explorer.compaction.positions import position_type
 from explorer.compaction.strategies.decision import Decision
 from explorer.compaction.view_groups import Groups, groups
 
@@ -95,7 +96,7 @@ def measure(c: Corpus, d: Decision, placeholder_cost: int) -> ViewMetrics:
     kind, kept = c.kind[gr.order], mask[gr.order]
     # counts within a call id's group, in 32 bits (a corpus under 2**31 events): a session
     # of 3M events measured each view 40 MB lower
-    count = np.int32 if len(c.kind) < 2**31 else np.int64
+    count = position_type(len(c.kind))
     calls = ((kind == CALL) & kept).astype(count)
     results = ((kind == RESULT) & kept).astype(count)
     calls_before = _exclusive(calls, gr.starts, gr.index)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.compaction.log import ASSISTANT, CALL, OTHER, SYSTEM
+from explorer.compaction.positions import position_type
 
 
 def call_positions(kind: np.ndarray, message: np.ndarray) -> np.ndarray:
@@ -22,5 +23,4 @@ def call_positions(kind: np.ndarray, message: np.ndarray) -> np.ndarray:
     prev_m = np.r_[-1, m[:-1]]
     other_id = (prev_m >= 0) & (prev_m != m)
     # positions in 32 bits where they fit (a session of 3M events: 1.5M calls, 6 MB less)
-    return body[speaks & (~prev_speaks | other_id)].astype(
-        np.int32 if len(kind) < 2**31 else np.int64)
+    return body[speaks & (~prev_speaks | other_id)].astype(position_type(len(kind)))

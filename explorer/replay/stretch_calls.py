@@ -24,6 +24,7 @@ from explorer.compaction.log import (
     SYSTEM,
     SessionLog,
 )
+from explorer.compaction.positions import position_type
 from explorer.replay.corpus_calls import spans
 
 #: The events of the stretches one batch of :func:`stretch_columns` lays out at most.
@@ -81,7 +82,7 @@ class StretchTrigger:
 
 def _counts(flags: np.ndarray) -> np.ndarray:
     """N + 1: the flags set before each position (32-bit where they fit)."""
-    dtype = np.int32 if len(flags) < 2**31 else np.int64
+    dtype = position_type(len(flags))
     return np.r_[np.zeros(1, dtype=dtype), np.cumsum(flags, dtype=dtype)]
 
 
@@ -125,7 +126,7 @@ def _orphans(log: SessionLog, positions: np.ndarray, start: np.ndarray,
     is_call = (log.kind == CALL) & has_id
     ends = np.r_[heads[1:], n] - 1           # each run's last call
     lo, hi = start[heads], positions[ends]   # the longest stretch of each run
-    results = np.zeros(n, dtype=np.int32 if log.n < 2**31 else np.int64)
+    results = np.zeros(n, dtype=position_type(log.n))
     calls = np.zeros_like(results)
     a = 0
     while a < len(heads):

@@ -19,6 +19,7 @@ import numpy as np
 import polars as pl
 
 from explorer.audits.row_marks import marked_rows
+from explorer.compaction.positions import position_type
 
 
 class RowMap(Mapping):
@@ -127,7 +128,7 @@ class TurnTree:
                                  | {c: pl.String for c in ("kind", "tool", "call_id")})
         turn = frame["turn_no"].to_numpy()
         pos = frame["pos"].to_numpy()
-        row = np.int32 if n < 2**31 else np.int64   # rows: half the memory of int64
+        row = position_type(n)   # rows: half the memory of int64
         result_of = np.full(n, -1, dtype=row)
         call_of = np.full(n, -1, dtype=row)
         results = np.flatnonzero(frame["display_call_pos"].is_not_null().to_numpy())

@@ -206,7 +206,6 @@ def _taken(frame: pl.DataFrame, rows: np.ndarray | None) -> Iterator[pl.Series]:
     for name in frame.columns:
         column = frame.drop_in_place(name)
         yield column if rows is None else column.gather(rows)
-        del column
 
 
 def rows_by_eid(want: np.ndarray, have: np.ndarray) -> np.ndarray:
